@@ -1,0 +1,75 @@
+"""Shared card notation: ranks, suits, card ids, bitmasks, parsing and formatting.
+
+A card id is ``suit * 13 + rank_index``, so ids 0..51 follow the specs' initial deck order::
+
+    AC 2C ... KC  AD ... KD  AH ... KH  AS ... KS
+     0  1 ... 12  13 ... 25  26 ... 38  39 ... 51
+
+A set of cards is an int bitmask with bit ``card_id`` set; bitwise operators do set algebra.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+RANKS = "A23456789TJQK"
+SUITS = "CDHS"
+SUIT_NAMES = ("Clubs", "Diamonds", "Hearts", "Spades")
+NUM_RANKS = len(RANKS)
+NUM_SUITS = len(SUITS)
+NUM_CARDS = NUM_RANKS * NUM_SUITS
+FULL_DECK = tuple(range(NUM_CARDS))
+ALL_CARDS_MASK = (1 << NUM_CARDS) - 1
+
+
+class CardError(ValueError):
+    """A string that does not name a card."""
+
+
+def make_card(rank_index: int, suit_index: int) -> int:
+    """The id of the card with this rank index (0 = ace .. 12 = king) and suit index (0 = clubs .. 3 = spades)."""
+    return suit_index * NUM_RANKS + rank_index
+
+
+def rank_of(card: int) -> int:
+    """Rank index of a card: 0 for an ace up to 12 for a king."""
+    return card % NUM_RANKS
+
+
+def suit_of(card: int) -> int:
+    """Suit index of a card: 0 clubs, 1 diamonds, 2 hearts, 3 spades."""
+    return card // NUM_RANKS
+
+
+def card_name(card: int) -> str:
+    """The two-character name of a card, rank then suit, e.g. ``"7S"``."""
+    return RANKS[rank_of(card)] + SUITS[suit_of(card)]
+
+
+def parse_card(text: str) -> int:
+    """The id of the card named by ``text`` (e.g. ``"TD"``); case-insensitive, surrounding blanks ignored."""
+    name = text.strip().upper()
+    if len(name) != 2 or name[0] not in RANKS or name[1] not in SUITS:
+        raise CardError(f"not a card: {text.strip()!r} (expected rank {RANKS} then suit {SUITS}, e.g. 7S)")
+    return make_card(RANKS.index(name[0]), SUITS.index(name[1]))
+
+
+def format_cards(cards: Iterable[int]) -> str:
+    """Card names joined by single spaces."""
+    return " ".join(card_name(card) for card in cards)
+
+
+def mask_of(cards: Iterable[int]) -> int:
+    """The bitmask holding exactly these cards."""
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask
+
+
+def cards_in(mask: int) -> Iterator[int]:
+    """The card ids in a bitmask, lowest id first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low

@@ -1,0 +1,5 @@
+import sys
+
+from sim.straights.cli import main
+
+sys.exit(main())

@@ -1,0 +1,247 @@
+"""``straights [seed]``: the spec's interactive program, byte for byte, on the reference engine.
+
+Output follows the spec's worked example where the spec's prose disagrees with it (docs/straights.md
+lists each reading). Beyond the spec: bad input gets one line and the prompt again, end of input
+ends the program quietly, ``save FILE`` at a human prompt and ``--load FILE`` give the testing mode,
+and ``--computer NAME`` picks the registered strategy that computer players use.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Iterator
+from typing import TextIO
+
+import strategies
+from sim.cards import RANKS, SUIT_NAMES, CardError, card_name, cards_in, format_cards, parse_card, suit_of
+from sim.straights import rules, savefile
+from sim.straights.engine import Discarded, Event, Game, GameEnded, Played, RoundEnded, RoundStarted, SpecDeck
+
+PROMPT = ">"
+COMMANDS_HELP = "play <card>, discard <card>, deck, save <file>, quit, ragequit"
+SEED_RANGE = (-(2**31), 2**31 - 1)  # what std::stoi accepts
+
+
+class EndOfInput(Exception):
+    """Standard input ran out: the program ends quietly, as ``quit`` does."""
+
+
+class Quit(Exception):
+    """The human typed ``quit``."""
+
+
+def player_name(seat: int) -> str:
+    return f"Player{seat + 1}"
+
+
+def card_list(cards) -> str:
+    """A spec card list: every card preceded by one space, nothing when empty."""
+    return "".join(" " + card_name(card) for card in cards)
+
+
+def table_lines(game: Game) -> list[str]:
+    """The seven lines shown before every turn: the table by suit, the mover's hand and legal plays."""
+    current = game.round
+    lines = ["Cards on the table:"]
+    for suit, suit_name in enumerate(SUIT_NAMES):
+        ranks = "".join(" " + RANKS[card % 13] for card in cards_in(current.table) if suit_of(card) == suit)
+        lines.append(f"{suit_name}:{ranks}")
+    lines.append("Your hand:" + card_list(current.hands[current.current_player]))
+    lines.append("Legal plays:" + card_list(current.legal_plays()))
+    return lines
+
+
+def event_lines(event: Event) -> list[str]:
+    """The spec's text for one engine event."""
+    match event:
+        case RoundStarted(leader=leader):
+            return [f"A new round begins. It's {player_name(leader)}'s turn to play."]
+        case Played(seat=seat, card=card):
+            return [f"{player_name(seat)} plays {card_name(card)}."]
+        case Discarded(seat=seat, card=card):
+            return [f"{player_name(seat)} discards {card_name(card)}."]
+        case RoundEnded(discards=discards, old_scores=old, points=points, new_scores=new):
+            lines = []
+            for seat in range(rules.NUM_PLAYERS):
+                lines.append(f"{player_name(seat)}'s discards:{card_list(discards[seat])}")
+                lines.append(f"{player_name(seat)}'s score: {old[seat]} + {points[seat]} = {new[seat]}")
+            return lines
+        case GameEnded(winners=winners):
+            return [f"{player_name(seat)} wins!" for seat in winners]
+    raise TypeError(f"unknown event {event!r}")
+
+
+class Program:
+    """One run of the interactive program over text streams."""
+
+    def __init__(self, saved: savefile.SavedGame, stdin: TextIO, stdout: TextIO) -> None:
+        self.saved = saved
+        self.computer = strategies.get("straights", saved.computer)
+        self.out = stdout
+        self.lines = self._input_lines(stdin)
+
+    @staticmethod
+    def _input_lines(stdin: TextIO) -> Iterator[str]:
+        for line in stdin:
+            if line.strip():
+                yield line.strip()
+
+    def write(self, text: str) -> None:
+        self.out.write(text)
+
+    def read(self) -> str:
+        """The next non-blank input line; the prompt has already been written."""
+        self.out.flush()
+        try:
+            return next(self.lines)
+        except StopIteration:
+            raise EndOfInput from None
+
+    def report(self, events: list[Event]) -> None:
+        for event in events:
+            self.write("".join(line + "\n" for line in event_lines(event)))
+
+    def ask_player_kinds(self) -> None:
+        for seat in range(rules.NUM_PLAYERS):
+            self.write(f"Is {player_name(seat)} a human (h) or a computer (c)?\n{PROMPT}")
+            while (answer := self.read().lower()) not in ("h", "c"):
+                self.write(f"Please answer h or c.\n{PROMPT}")
+            self.saved.players[seat] = "human" if answer == "h" else "computer"
+
+    def play(self) -> None:
+        game = self.saved.game
+        while not game.is_over:
+            self.write("".join(line + "\n" for line in table_lines(game)) + PROMPT)
+            if self.saved.players[game.current_player] == "human":
+                self.human_turn()
+            else:
+                self.computer_turn()
+
+    def computer_turn(self) -> None:
+        card = int(self.computer.choose(self.saved.game.observe())[0])
+        self.report(self.saved.game.apply(card))
+
+    def human_turn(self) -> None:
+        """Read commands until one ends the turn."""
+        game = self.saved.game
+        seat = game.current_player
+        while True:
+            command, _, argument = self.read().partition(" ")
+            command, argument = command.lower(), argument.strip()
+            if command in ("play", "discard"):
+                if self.try_card_action(command, argument):
+                    return
+            elif command == "deck" and not argument:
+                deck = game.round.deck
+                rows = [format_cards(deck[i : i + rules.HAND_SIZE]) for i in range(0, len(deck), rules.HAND_SIZE)]
+                self.write("".join(row + "\n" for row in rows))
+            elif command == "save" and argument:
+                self.save(argument)
+            elif command == "quit" and not argument:
+                raise Quit
+            elif command == "ragequit" and not argument:
+                self.saved.players[seat] = "computer"
+                self.write(f"{player_name(seat)} ragequits. A computer will now take over.\n")
+                self.computer_turn()
+                return
+            else:
+                self.write(f"Unknown command. Commands: {COMMANDS_HELP}.\n")
+            self.write(PROMPT)
+
+    def try_card_action(self, command: str, argument: str) -> bool:
+        """Carry out ``play``/``discard``; on a refusal print why and return False."""
+        current = self.saved.game.round
+        if not argument:
+            self.write(f"{command.capitalize()} which card? For example: {command} 7S\n")
+            return False
+        try:
+            card = parse_card(argument)
+        except CardError as error:
+            self.write(f"{str(error)[0].upper()}{str(error)[1:]}.\n")
+            return False
+        if card not in current.hands[current.current_player]:
+            self.write(f"{card_name(card)} is not in your hand.\n")
+            return False
+        legal = current.legal_plays()
+        if command == "play" and card not in legal:
+            self.write("This is not a legal play.\n")
+            return False
+        if command == "discard" and legal:
+            self.write("You have a legal play. You may not discard.\n")
+            return False
+        self.report(self.saved.game.apply(card))
+        return True
+
+    def save(self, path: str) -> None:
+        try:
+            savefile.save(path, self.saved)
+        except OSError as error:
+            self.write(f"Could not save to {path}: {error.strerror or error}.\n")
+        else:
+            self.write(f"Game saved to {path}.\n")
+
+
+def parse_seed(text: str) -> int:
+    """A seed as ``std::stoi`` reads it, but refusing trailing junk and values outside int's range."""
+    try:
+        seed = int(text.strip(), 10)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid seed {text!r}: expected a whole number") from None
+    if not SEED_RANGE[0] <= seed <= SEED_RANGE[1]:
+        raise argparse.ArgumentTypeError(f"invalid seed {text!r}: must be from {SEED_RANGE[0]} to {SEED_RANGE[1]}")
+    return seed
+
+
+def argument_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="straights", description="Play Straights as the CS246 spec prints it.")
+    parser.add_argument("seed", nargs="?", type=parse_seed, help="shuffle seed (default: the clock)")
+    parser.add_argument("--computer", default="first-legal", metavar="NAME",
+                        help="registered strategy for computer players and ragequit replacements")
+    parser.add_argument("--load", metavar="FILE", help="resume a game written by the `save FILE` command")
+    return parser
+
+
+def new_game(seed: int | None, computer: str) -> savefile.SavedGame:
+    if seed is None:
+        seed = time.time_ns() % 2**32 - 2**31  # the clock, as the spec's shuffle.cc seeds from it
+    dealer = SpecDeck(seed)
+    return savefile.SavedGame(["computer"] * rules.NUM_PLAYERS, computer, seed, dealer, Game(dealer))
+
+
+def main(argv: list[str] | None = None, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
+    parser = argument_parser()
+    args = parser.parse_args(argv)
+    try:
+        strategies.get("straights", args.computer)
+    except strategies.StrategyError as error:
+        parser.error(f"--computer: {error}")
+    if args.load:
+        try:
+            saved = savefile.load(args.load)
+        except savefile.SaveFileError as error:
+            print(f"straights: cannot load {args.load}: {error}", file=sys.stderr)
+            return 2
+        if args.computer != parser.get_default("computer"):
+            saved.computer = args.computer
+    else:
+        saved = new_game(args.seed, args.computer)
+    program = Program(saved, stdin, stdout)
+    try:
+        if not args.load:
+            program.ask_player_kinds()
+            program.report(saved.game.start())
+        program.play()
+        stdout.flush()
+    except (EndOfInput, Quit):
+        stdout.flush()
+    except BrokenPipeError:
+        # The reader went away (e.g. `straights | head`): stop quietly, as other Unix tools do.
+        sys.stdout = None
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,240 @@
+"""The reference Straights engine: one game, one decision at a time.
+
+``Round`` holds one deal being played; ``Game`` strings rounds together until someone reaches 80.
+Both expose ``current_player``, ``legal_actions()`` and ``apply(card)``, which returns the events
+that happened. An action is always a card id: a play when the mover has a legal play, otherwise a
+discard. Nothing here prints or reads input; ``sim.straights.cli`` turns events into the spec's text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from sim.cards import FULL_DECK, card_name
+from sim.cxxrand import MinstdRand0, cxx_seed, shuffle
+from sim.straights import rules
+from sim.straights.observation import DISCARDED, NOT_YET, Observation
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow in the current state."""
+
+
+@dataclass(frozen=True)
+class RoundStarted:
+    round_number: int
+    leader: int
+    deck: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Played:
+    seat: int
+    card: int
+
+
+@dataclass(frozen=True)
+class Discarded:
+    seat: int
+    card: int
+
+
+@dataclass(frozen=True)
+class RoundEnded:
+    discards: tuple[tuple[int, ...], ...]
+    old_scores: tuple[int, ...]
+    points: tuple[int, ...]
+    new_scores: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class GameEnded:
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+
+
+Event = RoundStarted | Played | Discarded | RoundEnded | GameEnded
+
+
+@dataclass
+class Round:
+    """One deal of Straights, from the 7 of spades to the 52nd card."""
+
+    deck: tuple[int, ...]
+    scores: tuple[int, ...] = (0,) * rules.NUM_PLAYERS
+    round_id: int = 0
+    hands: list[list[int]] = field(init=False)
+    table: int = field(init=False, default=0)
+    discards: list[list[int]] = field(init=False)
+    actions: list[int] = field(init=False, default_factory=list)
+    leader: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.deck = tuple(self.deck)
+        dealt = rules.deal(self.deck)
+        self.hands = [list(hand) for hand in dealt]
+        self.discards = [[] for _ in range(rules.NUM_PLAYERS)]
+        self.leader = rules.leader(dealt)
+
+    @property
+    def step(self) -> int:
+        """How many actions have been taken this round."""
+        return len(self.actions)
+
+    @property
+    def is_over(self) -> bool:
+        return self.step == rules.ROUND_LENGTH
+
+    @property
+    def current_player(self) -> int:
+        """The seat to move: seats take turns from the leader."""
+        return (self.leader + self.step) % rules.NUM_PLAYERS
+
+    def seat_of_step(self, step: int) -> int:
+        """The seat that acts at ``step``."""
+        return (self.leader + step) % rules.NUM_PLAYERS
+
+    def dealt_hand(self, seat: int) -> tuple[int, ...]:
+        """The 13 cards dealt to ``seat``, in dealt order."""
+        return self.deck[seat * rules.HAND_SIZE : (seat + 1) * rules.HAND_SIZE]
+
+    def legal_plays(self) -> tuple[int, ...]:
+        """The current player's legal plays, in hand order (empty when it must discard)."""
+        return rules.legal_plays(self.hands[self.current_player], self.table)
+
+    def legal_actions(self) -> tuple[int, ...]:
+        """The cards the current player may play or, failing any, discard."""
+        if self.is_over:
+            return ()
+        return rules.legal_actions(self.hands[self.current_player], self.table)
+
+    def apply(self, card: int) -> Played | Discarded:
+        """Play or discard ``card`` for the current player."""
+        if card not in self.legal_actions():
+            raise IllegalAction(f"{card_name(card)} is not a legal action for player {self.current_player + 1}")
+        seat = self.current_player
+        must_discard = not self.legal_plays()
+        self.hands[seat].remove(card)
+        self.actions.append(card)
+        if must_discard:
+            self.discards[seat].append(card)
+            return Discarded(seat, card)
+        self.table |= 1 << card
+        return Played(seat, card)
+
+    def points(self) -> tuple[int, ...]:
+        """Each seat's points from its discards so far."""
+        return tuple(rules.discard_points(discards) for discards in self.discards)
+
+    def public_history(self) -> np.ndarray:
+        """(52,) int8 the action log as others see it: played cards, ``DISCARDED``, ``NOT_YET``."""
+        history = np.full(rules.ROUND_LENGTH, NOT_YET, dtype=np.int8)
+        for step, card in enumerate(self.actions):
+            history[step] = card if self.table >> card & 1 else DISCARDED
+        return history
+
+    def observe(self) -> Observation:
+        """The current player's observation, as a batch of one."""
+        seat = self.current_player
+        hand = self.dealt_hand(seat)
+        held = self.hands[seat]
+        legal = set(self.legal_plays())
+        return Observation(
+            1,
+            {
+                "seat": np.array([seat]),
+                "hand": np.array([hand], dtype=np.int64),
+                "held": np.array([sum(1 << i for i, card in enumerate(hand) if card in held)], dtype=np.int64),
+                "legal": np.array([sum(1 << i for i, card in enumerate(hand) if card in legal)], dtype=np.int64),
+                "table": np.array([self.table], dtype=np.int64),
+                "step": np.array([self.step]),
+                "history": lambda: self.public_history()[None, :],
+                "cards_left": lambda: np.array([[len(h) for h in self.hands]]),
+                "scores": np.array([self.scores]),
+                "round_id": np.array([self.round_id], dtype=np.int64),
+            },
+        )
+
+
+DeckSource = Callable[[], Sequence[int]]
+
+
+class SpecDeck:
+    """The spec's dealing (section 5.3): one 52-card deck, shuffled by libstdc++'s ``std::shuffle``
+    with ``minstd_rand0`` at the start of every round and left in its shuffled order between rounds.
+    Calling it shuffles and returns the deck for the next round."""
+
+    def __init__(self, seed: int, cards: Sequence[int] = FULL_DECK) -> None:
+        self.rng = MinstdRand0(cxx_seed(seed))
+        self.cards = list(cards)
+
+    def __call__(self) -> tuple[int, ...]:
+        shuffle(self.cards, self.rng)
+        return tuple(self.cards)
+
+
+class Game:
+    """Rounds of Straights until a player reaches 80; each round's deck comes from ``next_deck``."""
+
+    def __init__(self, next_deck: DeckSource, scores: Sequence[int] = (0,) * rules.NUM_PLAYERS) -> None:
+        self.next_deck = next_deck
+        self.scores = tuple(scores)
+        self.rounds_played = 0
+        self.round: Round | None = None
+        self.winners: tuple[int, ...] = ()
+
+    @classmethod
+    def resume(cls, next_deck: DeckSource, current: Round, rounds_played: int) -> Game:
+        """A game in the middle of ``current``, whose scores are the game scores before it."""
+        game = cls(next_deck, current.scores)
+        game.round = current
+        game.rounds_played = rounds_played
+        return game
+
+    def start(self) -> list[Event]:
+        """Deal the first round."""
+        return [self._deal()]
+
+    def _deal(self) -> RoundStarted:
+        self.round = Round(tuple(self.next_deck()), self.scores, self.rounds_played)
+        return RoundStarted(self.rounds_played, self.round.leader, self.round.deck)
+
+    @property
+    def is_over(self) -> bool:
+        return bool(self.winners)
+
+    @property
+    def current_player(self) -> int:
+        return self._live_round().current_player
+
+    def legal_actions(self) -> tuple[int, ...]:
+        return () if self.is_over else self._live_round().legal_actions()
+
+    def observe(self) -> Observation:
+        return self._live_round().observe()
+
+    def _live_round(self) -> Round:
+        if self.round is None or self.is_over:
+            raise IllegalAction("the game has not started or is over")
+        return self.round
+
+    def apply(self, card: int) -> list[Event]:
+        """Take the current player's action; returns it and, at a round's end, what followed."""
+        current = self._live_round()
+        events: list[Event] = [current.apply(card)]
+        if not current.is_over:
+            return events
+        points = current.points()
+        old_scores = self.scores
+        self.scores = tuple(old + gained for old, gained in zip(old_scores, points))
+        self.rounds_played += 1
+        events.append(RoundEnded(tuple(map(tuple, current.discards)), old_scores, points, self.scores))
+        if rules.is_game_over(self.scores):
+            self.winners = rules.winners(self.scores)
+            events.append(GameEnded(self.scores, self.winners))
+        else:
+            events.append(self._deal())
+        return events

@@ -1,0 +1,112 @@
+"""What a Straights player may see when it is to move, for a batch of rounds at once.
+
+Both engines hand strategies an ``Observation`` of ``n`` rounds (the reference engine a batch of one)
+and expect back ``n`` card ids. Fields are numpy arrays whose first axis is the round; they are
+computed on first access, so a strategy pays only for what it reads.
+
+Public history is the action log: ``history[:, t]`` is the card played at step ``t``, ``DISCARDED``
+for a face-down discard, ``NOT_YET`` for a step still to come. The player at step ``t`` is
+``(leader + t) % 4`` and the leader is whoever played the 7 of spades at step 0, so the log also says
+who did what. Other players' hands and discarded cards are never part of an observation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+import numpy as np
+
+DISCARDED = -1
+NOT_YET = -2
+
+FieldSource = np.ndarray | Callable[[], np.ndarray]
+
+# LOWEST_POSITION[m] is the index of the lowest set bit of a 13-bit position mask (-1 for 0).
+LOWEST_POSITION = np.array([(m & -m).bit_length() - 1 for m in range(1 << 13)], dtype=np.int8)
+
+
+class Observation:
+    """One seat's view of ``n`` rounds in which it is to move."""
+
+    def __init__(self, size: int, fields: Mapping[str, FieldSource]) -> None:
+        self.size = size
+        self._fields = dict(fields)
+
+    def _field(self, name: str) -> np.ndarray:
+        value = self._fields[name]
+        if callable(value):
+            value = value()
+            self._fields[name] = value
+        return value
+
+    def __len__(self) -> int:
+        return self.size
+
+    @property
+    def seat(self) -> np.ndarray:
+        """(n,) the seat to move, 0..3."""
+        return self._field("seat")
+
+    @property
+    def hand(self) -> np.ndarray:
+        """(n, 13) the card ids dealt to this seat, in dealt order (including cards since played)."""
+        return self._field("hand")
+
+    @property
+    def held(self) -> np.ndarray:
+        """(n,) bitmask over hand positions: bit i set while ``hand[:, i]`` is still held."""
+        return self._field("held")
+
+    @property
+    def legal(self) -> np.ndarray:
+        """(n,) bitmask over hand positions of the legal plays; 0 means the seat must discard."""
+        return self._field("legal")
+
+    @property
+    def table(self) -> np.ndarray:
+        """(n,) int64 card bitmask of the cards on the table."""
+        return self._field("table")
+
+    @property
+    def step(self) -> np.ndarray:
+        """(n,) how many actions the round has seen so far, 0..51."""
+        return self._field("step")
+
+    @property
+    def history(self) -> np.ndarray:
+        """(n, 52) int8 action log: card played at each step, ``DISCARDED`` or ``NOT_YET``."""
+        return self._field("history")
+
+    @property
+    def cards_left(self) -> np.ndarray:
+        """(n, 4) how many cards each seat still holds."""
+        return self._field("cards_left")
+
+    @property
+    def scores(self) -> np.ndarray:
+        """(n, 4) game scores before this round."""
+        return self._field("scores")
+
+    @property
+    def round_id(self) -> np.ndarray:
+        """(n,) int64 a stable id of the round (its deal number), for strategies that seed per decision."""
+        return self._field("round_id")
+
+    def legal_cards_mask(self) -> np.ndarray:
+        """(n,) int64 card bitmask of the legal plays."""
+        return positions_to_cards(self.hand, self.legal)
+
+    def held_cards_mask(self) -> np.ndarray:
+        """(n,) int64 card bitmask of the cards still held."""
+        return positions_to_cards(self.hand, self.held)
+
+
+def positions_to_cards(hand: np.ndarray, positions: np.ndarray) -> np.ndarray:
+    """(n,) int64 card bitmask of the cards of ``hand`` (n, 13) at the set bits of ``positions`` (n,)."""
+    bits = (positions[:, None] >> np.arange(hand.shape[1])) & 1
+    return np.bitwise_or.reduce(bits.astype(np.int64) << hand.astype(np.int64), axis=1)
+
+
+def card_at_lowest(hand: np.ndarray, positions: np.ndarray) -> np.ndarray:
+    """(n,) the card of ``hand`` at the lowest set bit of each nonzero position mask."""
+    return hand[np.arange(len(hand)), LOWEST_POSITION[positions]]

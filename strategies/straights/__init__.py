@@ -1,0 +1,3 @@
+"""Straights strategies; importing this package registers them all."""
+
+from strategies.straights import first_legal  # noqa: F401

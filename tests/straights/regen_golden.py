@@ -1,0 +1,35 @@
+"""Rewrite the expected outputs of the golden transcripts from the current program (review the diff!)."""
+
+import contextlib
+import io
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+from sim.straights.cli import main
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+def run_case(args_path: Path) -> str:
+    """The standard output of one golden case, run in a scratch folder."""
+    with tempfile.TemporaryDirectory() as scratch:
+        for saved in GOLDEN.glob("*.json"):
+            shutil.copy(saved, scratch)
+        stdin = io.StringIO(args_path.with_suffix(".in").read_text())
+        stdout = io.StringIO()
+        cwd = os.getcwd()
+        os.chdir(scratch)
+        try:
+            with contextlib.redirect_stderr(io.StringIO()):
+                main(args_path.read_text().split(), stdin, stdout)
+        finally:
+            os.chdir(cwd)
+        return stdout.getvalue()
+
+
+if __name__ == "__main__":
+    for args_path in sorted(GOLDEN.glob("*.args")):
+        args_path.with_suffix(".out").write_text(run_case(args_path))
+        print("wrote", args_path.with_suffix(".out").name)
