@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+import numpy as np
+
 from sim.cards import ALL_CARDS_MASK, NUM_CARDS, NUM_RANKS, NUM_SUITS, make_card, mask_of, rank_of
 
 NUM_PLAYERS = 4
@@ -20,6 +22,7 @@ SEVEN_OF_SPADES = make_card(SEVEN, 3)
 SEVENS_MASK = mask_of(make_card(SEVEN, suit) for suit in range(NUM_SUITS))
 ACES_MASK = mask_of(make_card(0, suit) for suit in range(NUM_SUITS))
 KINGS_MASK = mask_of(make_card(NUM_RANKS - 1, suit) for suit in range(NUM_SUITS))
+TableMask = int | np.ndarray
 
 
 def card_points(card: int) -> int:
@@ -32,15 +35,19 @@ def discard_points(discards: Iterable[int]) -> int:
     return sum(card_points(card) for card in discards)
 
 
-def playable_mask(table: int) -> int:
-    """The cards the table accepts now: only the 7 of spades on an empty table."""
-    if table == 0:
-        return 1 << SEVEN_OF_SPADES
+def playable_mask(table: TableMask) -> TableMask:
+    """The cards the table accepts now (only the 7 of spades on an empty table).
+
+    Works on one int mask or elementwise on an int64 numpy array of masks.
+    """
     # A king's successor would wrap onto the next suit's ace (or off the deck), an ace's predecessor
     # onto the previous suit's king.
     one_up = (table << 1) & ~ACES_MASK & ALL_CARDS_MASK
     one_down = (table >> 1) & ~KINGS_MASK
-    return (SEVENS_MASK | one_up | one_down) & ~table
+    playable = (SEVENS_MASK | one_up | one_down) & ~table
+    if isinstance(table, np.ndarray):
+        return np.where(table == 0, np.int64(1 << SEVEN_OF_SPADES), playable)
+    return playable if table else 1 << SEVEN_OF_SPADES
 
 
 def legal_plays(hand: Sequence[int], table: int) -> tuple[int, ...]:

@@ -1,0 +1,280 @@
+"""``cardsim``: tournaments, head-to-head matches, reports, strategy listings, cross-checks, benchmarks.
+
+Every subcommand reports bad arguments, unknown names and unreadable files in one line on stderr
+with exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import strategies
+from sim import games
+from sim.results import ResultsError, RunStore
+from sim.tournament import PlanError
+
+DEFAULT_RESULTS = Path("results")
+PLAN_KEYS = ("game", "players", "rounds", "seed", "duplicate", "games", "engine", "keep_rounds", "chunk_size")
+RUN_KEYS = ("jobs", "backend", "scheduler", "out")
+SETTING_TYPES = {
+    "game": (str,), "players": (list,), "rounds": (int,), "seed": (int,), "duplicate": (bool,), "games": (bool,),
+    "engine": (str,), "keep_rounds": (bool,), "chunk_size": (int,), "jobs": (int,), "backend": (str,),
+    "scheduler": (str,), "out": (str,), "description": (str,),
+}
+
+
+class UsageError(Exception):
+    """A problem with what the user asked for, reported in one line."""
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text.replace("_", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError("seeds are non-negative")
+    return value
+
+
+def _players(text: str) -> list[str]:
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
+def _jobs(value: int) -> int:
+    """joblib's convention: -1 means every core."""
+    return os.cpu_count() or 1 if value == -1 else value
+
+
+# --------------------------------------------------------------------------- tournament
+
+
+def read_experiment(path: str) -> dict[str, Any]:
+    """The settings of an experiment TOML file (plan keys plus jobs/backend/scheduler/out)."""
+    try:
+        with open(path, "rb") as stream:
+            settings = tomllib.load(stream)
+    except OSError as error:
+        raise UsageError(f"cannot read {path}: {error.strerror or error}") from None
+    except tomllib.TOMLDecodeError as error:
+        raise UsageError(f"{path} is not valid TOML: {error}") from None
+    unknown = set(settings) - set(PLAN_KEYS) - set(RUN_KEYS) - {"description"}
+    if unknown:
+        raise UsageError(f"{path}: unknown settings {', '.join(sorted(unknown))}")
+    if isinstance(settings.get("players"), str):
+        settings["players"] = _players(settings["players"])
+    for key, kinds in SETTING_TYPES.items():
+        if key in settings and (not isinstance(settings[key], kinds) or isinstance(settings[key], bool) and bool not in kinds):
+            raise UsageError(f"{path}: {key} must be {' or '.join(kind.__name__ for kind in kinds)}")
+    if not all(isinstance(player, str) for player in settings.get("players", [])):
+        raise UsageError(f"{path}: players must be strategy names")
+    return settings
+
+
+def tournament_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """The experiment file's settings overridden by whatever was given on the command line."""
+    settings = read_experiment(args.config) if args.config else {}
+    for key in PLAN_KEYS + RUN_KEYS:
+        value = getattr(args, key, None)
+        if value is not None:
+            settings[key] = value
+    missing = [key for key in ("game", "players", "rounds") if key not in settings]
+    if missing:
+        raise UsageError(f"tournament needs {', '.join('--' + key for key in missing)} (or --config FILE)")
+    return settings
+
+
+def command_tournament(args: argparse.Namespace) -> int:
+    from sim import tournament
+    from sim.report import format_summary
+
+    settings = tournament_settings(args)
+    try:
+        plan = tournament.Plan(**{key: settings[key] for key in PLAN_KEYS if key in settings})
+        plan.validate()
+    except TypeError as error:
+        raise UsageError(f"bad tournament settings: {error}") from None
+    out = Path(settings.get("out") or DEFAULT_RESULTS / plan.run_id)
+    backend = settings.get("backend", "loky")
+    jobs = _jobs(int(settings.get("jobs", 1)))
+    client = _dask_client(settings.get("scheduler")) if backend == "dask" else None
+    try:
+        result = tournament.run(plan, RunStore(out), jobs=jobs, backend=backend, progress=not args.quiet)
+    finally:
+        if client is not None:
+            client.close()
+    print(format_summary(plan, result.summary, result.paired))
+    print(f"\nResults and plots: {out}/ (summary.csv, *.png; per-round rows under chunks/)")
+    return 0
+
+
+def _dask_client(scheduler: str | None):
+    """Connect joblib's dask backend to the scheduler at ``scheduler``."""
+    if not scheduler:
+        raise UsageError("--backend dask needs --scheduler ADDRESS (e.g. tcp://10.0.0.5:8786)")
+    try:
+        from dask.distributed import Client
+    except ImportError:
+        raise UsageError("--backend dask needs dask[distributed]: pip install 'cardsim[cluster]'") from None
+    try:
+        return Client(scheduler, timeout="10s")
+    except (OSError, TimeoutError) as error:
+        raise UsageError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
+
+
+def command_report(args: argparse.Namespace) -> int:
+    from sim import tournament
+    from sim.report import format_summary
+
+    store = RunStore(args.run_dir)
+    plan = tournament.plan_from_config(store.read_config())
+    missing = set(range(plan.num_chunks)) - store.finished_chunks()
+    if missing:
+        raise UsageError(f"{args.run_dir} is unfinished ({len(missing)} chunks missing); run the tournament again to resume")
+    result = tournament.finish(plan, store)
+    print(format_summary(plan, result.summary, result.paired))
+    print(f"\nPlots redrawn in {args.run_dir}/")
+    return 0
+
+
+# --------------------------------------------------------------------------- match
+
+
+def command_match(args: argparse.Namespace) -> int:
+    from sim.match import format_verdict, sequential_match
+
+    outcome = sequential_match(
+        args.game, args.a, args.b, seed=args.seed, margin=args.margin, alpha=args.alpha, beta=args.beta,
+        max_deals=args.max_deals, engine=args.engine, progress=not args.quiet,
+    )
+    print(format_verdict(outcome))
+    return 0
+
+
+# --------------------------------------------------------------------------- strategies, crosscheck, bench
+
+
+def command_strategies(args: argparse.Namespace) -> int:
+    game_names = [args.game] if args.game else games.names()
+    for name in game_names:
+        games.load(name)
+        print(f"{name}:")
+        aliases = strategies.aliases(name)
+        for info in strategies.available(name):
+            settings = ", ".join(f"{key}={value}" for key, value in info.parameters.items())
+            marks = [f"alias: {alias}" for alias, target in aliases.items() if target == info.name]
+            suffix = f"  [{'; '.join(marks)}]" if marks else ""
+            print(f"  {info.name:<14} {info.description}{suffix}")
+            if settings:
+                print(f"  {'':<14} settings: {settings}")
+    return 0
+
+
+def command_crosscheck(args: argparse.Namespace) -> int:
+    from sim.crosscheck import crosscheck
+
+    games.load(args.game)
+    specs = args.strategies or None
+    report = crosscheck(game=args.game, rounds=args.rounds, seed=args.seed, strategies=specs)
+    print(report.format())
+    return 0 if report.agree else 1
+
+
+def command_bench(args: argparse.Namespace) -> int:
+    from sim.bench import run_benchmarks
+
+    games.load(args.game)
+    run_benchmarks(args.game, quick=args.quick)
+    return 0
+
+
+# --------------------------------------------------------------------------- parser
+
+
+def argument_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="cardsim", description="Card-game strategy research and tournaments.")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    run = commands.add_parser("tournament", help="play a tournament and summarise it")
+    run.add_argument("--config", metavar="FILE", help="experiment TOML file (command-line options override it)")
+    run.add_argument("--game", choices=games.names())
+    run.add_argument("--players", type=_players, metavar="A,B,C,D", help="one strategy spec per seat")
+    run.add_argument("--rounds", type=_positive_int, metavar="N", help="deals to play (games with --games)")
+    run.add_argument("--seed", type=_seed)
+    run.add_argument("--jobs", type=int, metavar="J", help="worker processes (-1: all cores)")
+    run.add_argument("--duplicate", action="store_const", const=True, help="play every deal in every seating")
+    run.add_argument("--games", action="store_const", const=True, help="play whole games and count wins")
+    run.add_argument("--engine", choices=("fast", "reference"))
+    run.add_argument("--out", metavar="DIR", help="results directory (default results/<run-id>)")
+    run.add_argument("--no-rounds", dest="keep_rounds", action="store_const", const=False,
+                     help="keep only per-chunk aggregates, not per-round rows")
+    run.add_argument("--chunk-size", dest="chunk_size", type=_positive_int, metavar="N")
+    run.add_argument("--backend", choices=("loky", "dask"))
+    run.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler address for --backend dask")
+    run.add_argument("--quiet", action="store_true", help="no progress bar")
+    run.set_defaults(handler=command_tournament)
+
+    match = commands.add_parser("match", help="A against B until a sequential test decides")
+    match.add_argument("a")
+    match.add_argument("b")
+    match.add_argument("--game", choices=games.names(), default="straights")
+    match.add_argument("--seed", type=_seed, default=0)
+    match.add_argument("--margin", type=float, default=0.25, help="indifference margin in points per round")
+    match.add_argument("--alpha", type=float, default=0.05)
+    match.add_argument("--beta", type=float, default=0.05)
+    match.add_argument("--max-deals", dest="max_deals", type=_positive_int, default=1_000_000)
+    match.add_argument("--engine", choices=("fast", "reference"), default="fast")
+    match.add_argument("--quiet", action="store_true")
+    match.set_defaults(handler=command_match)
+
+    report = commands.add_parser("report", help="reprint a run's summary and redraw its plots")
+    report.add_argument("run_dir", metavar="RUN_DIR")
+    report.set_defaults(handler=command_report)
+
+    listing = commands.add_parser("strategies", help="list registered strategies and their settings")
+    listing.add_argument("--game", choices=games.names())
+    listing.set_defaults(handler=command_strategies)
+
+    check = commands.add_parser("crosscheck", help="reference vs fast engine on the same deals")
+    check.add_argument("--game", choices=games.names(), default="straights")
+    check.add_argument("--rounds", type=_positive_int, default=10_000)
+    check.add_argument("--seed", type=_seed, default=0)
+    check.add_argument("--strategies", type=_players, metavar="A,B,C,D")
+    check.set_defaults(handler=command_crosscheck)
+
+    bench = commands.add_parser("bench", help="measure engine speed")
+    bench.add_argument("--game", choices=games.names(), default="straights")
+    bench.add_argument("--quick", action="store_true", help="smaller sizes, for a fast look")
+    bench.set_defaults(handler=command_bench)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = argument_parser().parse_args(argv)
+    try:
+        return args.handler(args)
+    except (UsageError, ResultsError, PlanError, strategies.StrategyError, games.UnknownGame) as error:
+        print(f"cardsim {args.command}: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"cardsim {args.command}: interrupted; run the same command again to resume", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,70 @@
+"""The game registry: each game's name and the module holding its ``GAME`` description."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from sim.seating import Seating
+
+GAME_MODULES = {
+    "straights": "sim.straights.game",
+}
+
+
+class UnknownGame(ValueError):
+    """A game name that is not registered."""
+
+
+@dataclass(frozen=True)
+class RoundsResult:
+    """Points per round and seat, shape (B, seats)."""
+
+    points: np.ndarray
+
+
+@dataclass(frozen=True)
+class GamesResult:
+    """Per game: final scores (B, seats), rounds played (B,), winners as a bool mask (B, seats)."""
+
+    scores: np.ndarray
+    rounds: np.ndarray
+    winners: np.ndarray
+
+
+# play_rounds(deals (B, ...), seat strategies, round ids (B,)) -> an object with ``points`` (B, seats)
+PlayRounds = Callable[[np.ndarray, list, np.ndarray], RoundsResult]
+# deal_source(game ids (n,), round number) -> the deals of that round of those games
+DealSource = Callable[[np.ndarray, int], np.ndarray]
+# play_games(game ids (B,), deal_source, seat strategies) -> an object with scores, rounds, winners
+PlayGames = Callable[[np.ndarray, DealSource, list], GamesResult]
+
+
+@dataclass(frozen=True)
+class Game:
+    """What the game-agnostic machinery (tournaments, matches, cross-checks) needs of a game."""
+
+    name: str
+    num_seats: int
+    duplicate_seatings: tuple[Seating, ...]
+    lower_is_better: bool
+    deals: Callable[..., np.ndarray]  # deals(seed, start, count, stream=()) -> (count, ...) array
+    deals_at: Callable[..., np.ndarray]  # deals_at(seed, indexes, stream=()) -> (n, ...) array
+    play_rounds: dict[str, PlayRounds]  # by engine name: "fast", "reference"
+    play_games: dict[str, PlayGames]
+
+
+def names() -> list[str]:
+    return sorted(GAME_MODULES)
+
+
+def load(name: str) -> Game:
+    """The registered game called ``name``."""
+    try:
+        module = GAME_MODULES[name]
+    except KeyError:
+        raise UnknownGame(f"unknown game {name!r} (known: {', '.join(names())})") from None
+    return importlib.import_module(module).GAME

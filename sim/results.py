@@ -1,0 +1,129 @@
+"""The results store: one directory per run, every file written atomically and checked when read.
+
+Layout of ``results/<run-id>/``::
+
+    config.json                 the plan and its provenance (package version, git revision)
+    chunks/NNNNNN.json          per-chunk aggregates; present means the chunk is finished
+    chunks/NNNNNN.parquet       per-round (or per-game) rows of the chunk, unless rows are off
+    aggregates.json             all chunks added up
+    summary.csv, paired.csv     the summary tables
+    *.png                       the plots
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import tempfile
+from collections.abc import Iterable
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+
+class ResultsError(ValueError):
+    """A results directory that is missing, corrupt, or belongs to another run."""
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` so that readers see the old file or the new one, never a part."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def provenance() -> dict[str, str]:
+    """The package version and the git revision of the working tree (``unknown`` outside git)."""
+    try:
+        package_version = version("cardsim")
+    except PackageNotFoundError:
+        package_version = "unknown"
+    try:
+        revision = subprocess.run(
+            ["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=True,
+            cwd=Path(__file__).parent, timeout=10,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        revision = "unknown"
+    return {"cardsim_version": package_version, "git_revision": revision}
+
+
+class RunStore:
+    """Reads and writes one run directory."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        self.chunks = self.path / "chunks"
+
+    def prepare(self, config: dict[str, Any]) -> None:
+        """Create the directory for ``config``'s run, or check that it already holds the same run."""
+        existing = self.path / "config.json"
+        if existing.exists():
+            stored = self.read_config()
+            if stored.get("plan") != json.loads(json.dumps(config["plan"])):
+                raise ResultsError(f"{self.path} holds a different run; choose another --out or delete it")
+            return
+        self.write_json("config.json", config)
+
+    def read_config(self) -> dict[str, Any]:
+        config = self._read_json(self.path / "config.json")
+        if not isinstance(config, dict) or not isinstance(config.get("plan"), dict):
+            raise ResultsError(f"{self.path / 'config.json'} is not a cardsim run configuration")
+        return config
+
+    def _read_json(self, path: Path) -> Any:
+        try:
+            return json.loads(path.read_text())
+        except FileNotFoundError:
+            raise ResultsError(f"{path} does not exist") from None
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
+            raise ResultsError(f"{path} is unreadable: {error}") from None
+
+    def write_json(self, name: str, value: Any) -> None:
+        atomic_write_bytes(self.path / name, (json.dumps(value, indent=1, sort_keys=True) + "\n").encode())
+
+    def write_table(self, name: str, table: pd.DataFrame) -> None:
+        atomic_write_bytes(self.path / name, table.to_csv(index=False).encode())
+
+    def chunk_path(self, index: int, suffix: str) -> Path:
+        return self.chunks / f"{index:06d}{suffix}"
+
+    def write_chunk(self, index: int, aggregates: dict[str, Any], rows: pd.DataFrame | None) -> None:
+        """Store a finished chunk: rows first, then the aggregates that mark it finished."""
+        if rows is not None:
+            buffer = rows.to_parquet(index=False)
+            atomic_write_bytes(self.chunk_path(index, ".parquet"), buffer)
+        atomic_write_bytes(self.chunk_path(index, ".json"), json.dumps(aggregates).encode())
+
+    def finished_chunks(self) -> set[int]:
+        """Indexes of the chunks whose aggregates are stored and readable."""
+        finished = set()
+        for path in self.chunks.glob("*.json") if self.chunks.exists() else ():
+            if path.stem.isdigit():
+                try:
+                    json.loads(path.read_text())
+                except (OSError, ValueError):
+                    continue  # a damaged chunk is played again
+                finished.add(int(path.stem))
+        return finished
+
+    def load_aggregates(self, indexes: Iterable[int]) -> list[dict[str, Any]]:
+        return [self._read_json(self.chunk_path(index, ".json")) for index in indexes]
+
+    def load_rows(self) -> pd.DataFrame:
+        """Every stored per-round (or per-game) row, as one DataFrame."""
+        files = sorted(self.chunks.glob("*.parquet"))
+        if not files:
+            raise ResultsError(f"{self.path} has no per-round rows (was it run with --no-rounds?)")
+        return pd.concat([pd.read_parquet(path) for path in files], ignore_index=True)

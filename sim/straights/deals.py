@@ -1,0 +1,96 @@
+"""Seeded Straights deals at speed: an infinite, reproducible sequence of shuffled decks per seed.
+
+Deal ``g`` of seed ``s`` is row ``g % DEALS_PER_BLOCK`` of block ``g // DEALS_PER_BLOCK``, and block
+``i`` is shuffled by a generator seeded with ``SeedSequence(s, spawn_key=(i,))`` alone. So a deal
+depends only on the seed and its index: not on how many deals are asked for at once, how many
+workers share the work, or the order blocks are made in. A ``stream`` names further independent
+sequences under the same seed (``play_games`` deals round ``r`` of every game from stream ``(r,)``).
+
+A deal is a (52,) array of card ids (``sim.cards``) in deck order: the first 13 go to seat 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from sim.cards import NUM_CARDS
+
+DEALS_PER_BLOCK = 4096
+DEAL_DTYPE = np.int8
+
+# Step r of the shuffle puts card i = r + 1 at a uniform pick among the first i + 1 places.
+_PICK_SPANS = np.arange(2, NUM_CARDS + 1, dtype=np.int64)
+
+
+def deal_block(
+    seed: int, block_index: int, block_size: int = DEALS_PER_BLOCK, stream: Sequence[int] = ()
+) -> np.ndarray:
+    """(block_size, 52) int8 the deals of one block of the seeded sequence.
+
+    ``deals`` always uses the default ``block_size``; another size defines another sequence.
+    """
+    bits = np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(*stream, block_index)))
+    # A pick is (k * span) >> 53 for a uniform 53-bit k: exact integer arithmetic, never reaching
+    # span, each outcome within 2**-53 of uniform, and 3x faster than Generator.integers with
+    # per-column bounds.
+    raw = bits.random_raw((NUM_CARDS - 1, block_size))
+    raw >>= 11
+    picks = raw.view(np.int64)
+    picks *= _PICK_SPANS[:, None]
+    picks >>= 53
+    return _shuffle_rows(picks)
+
+
+def _shuffle_rows(picks: np.ndarray) -> np.ndarray:
+    """(n, 52) decks shuffled by the inside-out Fisher–Yates shuffle, deck ``b`` using ``picks[:, b]``.
+
+    Inside-out (card i goes to a random place j <= i and the card there moves to i) writes each place
+    once per step instead of swapping two: 20% faster here than the classic swap.
+    """
+    size = picks.shape[1]
+    decks = np.empty((size, NUM_CARDS), dtype=DEAL_DTYPE)
+    decks[:, 0] = 0
+    flat = decks.reshape(-1)
+    picks += np.arange(size)[None, :] * NUM_CARDS  # flat index of the picked place in each deck
+    moved = np.empty(size, dtype=DEAL_DTYPE)
+    for step in range(NUM_CARDS - 1):
+        card = step + 1
+        np.take(flat, picks[step], out=moved, mode="clip")
+        decks[:, card] = moved
+        flat[picks[step]] = card
+    return decks
+
+
+def deals(seed: int, start: int, count: int, stream: Sequence[int] = ()) -> np.ndarray:
+    """(count, 52) int8 deals ``start`` .. ``start + count - 1`` of the seeded sequence."""
+    if start < 0 or count < 0:
+        raise ValueError(f"deal indexes start at 0 (asked for {count} from {start})")
+    first_block, last_block = start // DEALS_PER_BLOCK, (start + count - 1) // DEALS_PER_BLOCK
+    blocks = [deal_block(seed, index, stream=stream) for index in range(first_block, last_block + 1)]
+    if not blocks:
+        return np.empty((0, NUM_CARDS), dtype=DEAL_DTYPE)
+    offset = start - first_block * DEALS_PER_BLOCK
+    return np.concatenate(blocks)[offset : offset + count]
+
+
+def deals_at(seed: int, indexes: np.ndarray, stream: Sequence[int] = ()) -> np.ndarray:
+    """(n, 52) int8 the deals at these indexes of the seeded sequence (cheapest when they are close together)."""
+    indexes = np.asarray(indexes, dtype=np.int64)
+    if indexes.size == 0:
+        return np.empty((0, NUM_CARDS), dtype=DEAL_DTYPE)
+    lowest = int(indexes.min())
+    return deals(seed, lowest, int(indexes.max()) - lowest + 1, stream)[indexes - lowest]
+
+
+def game_deal_source(seed: int) -> Callable[[np.ndarray, int], np.ndarray]:
+    """Deals for ``fast.play_games``: round ``r`` of game ``g`` is deal ``g`` of stream ``(r,)`` of ``seed``.
+
+    So a game's deals depend on its id alone, not on which other games share the batch.
+    """
+
+    def deal_round(game_ids: np.ndarray, round_number: int) -> np.ndarray:
+        return deals_at(seed, game_ids, stream=(round_number,))
+
+    return deal_round

@@ -1,0 +1,351 @@
+"""Tournaments: a plan split into fixed chunks of deals, played by joblib workers, summed into results.
+
+A ``Plan`` is everything that decides the results (game, lineup, deals, seed, modes, engine); its
+hash names the run directory, so running the same command again resumes it. Deal ``i`` is the
+same whatever the chunking, the number of workers or the order chunks finish, and every strategy
+is seeded per round, so results depend on the plan alone.
+
+Each chunk yields per-strategy aggregates (sums and squared sums, histograms, paired-difference
+moments): adding them up across chunks gives the exact summary without keeping per-round rows,
+which are an optional extra (``keep_rounds``) for notebooks.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, field
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from tqdm import tqdm
+
+import strategies as strategy_registry
+from sim import games, seating, stats
+from sim.results import RunStore
+
+MAX_CHUNK_DEALS = 8192
+MAX_CHUNK_GAMES = 1024
+MIN_CHUNK = 64
+TARGET_CHUNKS = 32
+GAME_ROUND_STREAM = 1  # deal stream (1, k) holds round k of every game; plain rounds use stream ()
+
+
+class PlanError(ValueError):
+    """A tournament plan that cannot run (unknown game, strategy, engine or bad size)."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a tournament plays; equal plans give identical results."""
+
+    game: str
+    players: tuple[str, ...]
+    rounds: int
+    seed: int = 0
+    duplicate: bool = False
+    games: bool = False
+    engine: str = "fast"
+    keep_rounds: bool = True
+    chunk_size: int = 0  # 0: chosen from the size of the run
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "players", tuple(self.players))
+        if self.chunk_size == 0:
+            most = MAX_CHUNK_GAMES if self.games else MAX_CHUNK_DEALS
+            object.__setattr__(self, "chunk_size", min(most, max(MIN_CHUNK, math.ceil(self.rounds / TARGET_CHUNKS))))
+
+    def validate(self) -> games.Game:
+        """The plan's game, after checking that everything the plan names exists."""
+        game = games.load(self.game)
+        if len(self.players) != game.num_seats:
+            raise PlanError(f"{self.game} needs {game.num_seats} players, got {len(self.players)}")
+        for spec in self.players:
+            strategy_registry.get(self.game, spec)
+        engines = game.play_games if self.games else game.play_rounds
+        if self.engine not in engines:
+            raise PlanError(f"{self.game} has no {self.engine!r} engine (available: {', '.join(sorted(engines))})")
+        if self.rounds < 1 or self.chunk_size < 1:
+            raise PlanError("the number of rounds and the chunk size must be positive")
+        return game
+
+    @property
+    def run_id(self) -> str:
+        digest = hashlib.sha256(json.dumps(asdict(self), sort_keys=True).encode()).hexdigest()
+        return f"{self.game}-{digest[:10]}"
+
+    @property
+    def num_chunks(self) -> int:
+        return math.ceil(self.rounds / self.chunk_size)
+
+    def chunk_span(self, index: int) -> tuple[int, int]:
+        """The deal (or game) ids ``[start, stop)`` of chunk ``index``."""
+        start = index * self.chunk_size
+        return start, min(start + self.chunk_size, self.rounds)
+
+    def seatings(self, game: games.Game) -> tuple[seating.Seating, ...]:
+        return game.duplicate_seatings if self.duplicate else seating.fixed(game.num_seats)
+
+    @property
+    def strategy_names(self) -> list[str]:
+        """The distinct strategies of the lineup, in lineup order."""
+        return list(dict.fromkeys(self.players))
+
+
+@dataclass
+class ChunkResult:
+    index: int
+    deals: int
+    aggregates: dict[str, Any]
+    rows: pd.DataFrame | None = field(default=None)
+
+
+def play_chunk(plan: Plan, index: int) -> ChunkResult:
+    """Play chunk ``index`` of the plan under every seating and summarise it."""
+    game = plan.validate()
+    start, stop = plan.chunk_span(index)
+    ids = np.arange(start, stop, dtype=np.int64)
+    built = {spec: strategy_registry.get(plan.game, spec) for spec in plan.strategy_names}
+    seatings = plan.seatings(game)
+    outcome = []  # per seating: (points (B, seats), rounds (B,) or None, winners (B, seats) or None)
+    if plan.games:
+        def deal_source(game_ids: np.ndarray, round_number: int) -> np.ndarray:
+            return game.deals_at(plan.seed, game_ids, (GAME_ROUND_STREAM, round_number))
+
+        for seats in seatings:
+            result = game.play_games[plan.engine](ids, deal_source, [built[plan.players[p]] for p in seats])
+            outcome.append((result.scores, result.rounds, result.winners))
+    else:
+        deals = game.deals(plan.seed, start, stop - start)
+        for seats in seatings:
+            result = game.play_rounds[plan.engine](deals, [built[plan.players[p]] for p in seats], ids)
+            outcome.append((result.points, None, None))
+    points = np.stack([o[0] for o in outcome])  # (seatings, B, seats)
+    rounds = np.stack([o[1] for o in outcome]) if plan.games else None
+    winners = np.stack([o[2] for o in outcome]) if plan.games else None
+    aggregates = summarize_chunk(plan, game, points, rounds, winners)
+    rows = chunk_rows(plan, seatings, ids, points, rounds, winners) if plan.keep_rounds else None
+    return ChunkResult(index, stop - start, aggregates, rows)
+
+
+def _strategy_masks(plan: Plan, seatings) -> dict[str, np.ndarray]:
+    """Per strategy, a bool (seatings, seats) mask of where it sits."""
+    lineup = np.array([[plan.players[p] for p in seats] for seats in seatings])
+    return {name: lineup == name for name in plan.strategy_names}
+
+
+def _moments(values: np.ndarray) -> dict[str, float]:
+    values = np.asarray(values, dtype=np.float64)
+    return {"n": int(values.size), "sum": float(values.sum()), "sum_sq": float((values * values).sum())}
+
+
+def summarize_chunk(plan: Plan, game: games.Game, points, rounds, winners) -> dict[str, Any]:
+    """Additive aggregates of one chunk: everything the summary and the plots need."""
+    seatings = plan.seatings(game)
+    masks = _strategy_masks(plan, seatings)
+    best = points.min(axis=2, keepdims=True) if game.lower_is_better else points.max(axis=2, keepdims=True)
+    fewest = points == best
+    # In game mode a strategy's per-game value is its points per round, comparable with round mode.
+    values = points / rounds[:, :, None] if plan.games else points
+    per_deal = {}
+    aggregates: dict[str, Any] = {"strategies": {}, "pairs": {}}
+    for name, mask in masks.items():
+        chosen = values[:, :, :][np.broadcast_to(mask[:, None, :], values.shape)]
+        entry = _moments(chosen)
+        entry["fewest"] = int(fewest[np.broadcast_to(mask[:, None, :], fewest.shape)].sum())
+        entry["histogram"] = np.bincount(points[np.broadcast_to(mask[:, None, :], points.shape)].astype(np.int64)).tolist()
+        if plan.games:
+            entry["games"] = entry["n"]
+            entry["wins"] = int(winners[np.broadcast_to(mask[:, None, :], winners.shape)].sum())
+            entry["game_rounds"] = int((rounds[:, :, None] * mask[:, None, :]).sum())
+        aggregates["strategies"][name] = entry
+        # The strategy's mean over all its seats and seatings, deal by deal.
+        per_deal[name] = (values * mask[:, None, :]).sum(axis=(0, 2)) / mask.sum()
+    for a, b in combinations(plan.strategy_names, 2):
+        aggregates["pairs"][f"{a}\t{b}"] = {
+            "diff": _moments(per_deal[a] - per_deal[b]),
+            "a": _moments(per_deal[a]),
+            "b": _moments(per_deal[b]),
+        }
+    return aggregates
+
+
+def chunk_rows(plan: Plan, seatings, ids, points, rounds, winners) -> pd.DataFrame:
+    """One row per deal (or game), seating and seat."""
+    num_seatings, count, num_seats = points.shape
+    seating_index = np.repeat(np.arange(num_seatings), count * num_seats)
+    seat = np.tile(np.arange(num_seats), num_seatings * count)
+    lineup = np.array(seatings)[seating_index, seat]
+    columns = {
+        "game" if plan.games else "deal": np.tile(np.repeat(ids, num_seats), num_seatings),
+        "seating": seating_index.astype(np.int16),
+        "seat": seat.astype(np.int8),
+        "strategy": pd.Categorical(np.array(plan.players)[lineup], categories=plan.strategy_names),
+        "points": points.reshape(-1).astype(np.int32),
+    }
+    if plan.games:
+        columns["rounds"] = np.repeat(rounds.reshape(-1), num_seats).astype(np.int32)
+        columns["winner"] = winners.reshape(-1)
+    return pd.DataFrame(columns)
+
+
+def merge(aggregates: list[dict[str, Any]]) -> dict[str, Any]:
+    """The sum of chunk aggregates (histograms added bin by bin)."""
+
+    def add(total: Any, part: Any) -> Any:
+        if isinstance(part, dict):
+            for key, value in part.items():
+                total[key] = add(total[key], value) if key in total else _copy(value)
+            return total
+        if isinstance(part, list):
+            longer, shorter = (total, part) if len(total) >= len(part) else (part, total)
+            return [x + (shorter[i] if i < len(shorter) else 0) for i, x in enumerate(longer)]
+        return total + part
+
+    merged: dict[str, Any] = {}
+    for part in aggregates:
+        merged = add(merged, part)
+    return merged
+
+
+def _copy(value: Any) -> Any:
+    return json.loads(json.dumps(value))
+
+
+def summary_table(plan: Plan, merged: dict[str, Any]) -> pd.DataFrame:
+    """One row per strategy: rounds, mean points with a 95% interval, fewest-points share, games."""
+    rows = []
+    for name in plan.strategy_names:
+        entry = merged["strategies"][name]
+        interval = stats.mean_interval_from_moments(entry["n"], entry["sum"], entry["sum_sq"])
+        row = {
+            "strategy": name,
+            "seats": plan.players.count(name),
+            "rounds": entry["game_rounds"] if plan.games else entry["n"],
+            "mean_points": interval.estimate,
+            "ci95_low": interval.low,
+            "ci95_high": interval.high,
+            "fewest_share": entry["fewest"] / entry["n"],
+        }
+        if plan.games:
+            wins = stats.wilson_interval(entry["wins"], entry["games"])
+            row.update(
+                games=entry["games"],
+                win_rate=wins.estimate,
+                win_ci95_low=wins.low,
+                win_ci95_high=wins.high,
+                mean_game_length=entry["game_rounds"] / entry["games"],
+            )
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def paired_table(plan: Plan, merged: dict[str, Any]) -> pd.DataFrame:
+    """Per pair of strategies: the mean per-deal difference a - b, its interval, and the variance removed."""
+    rows = []
+    for key, pair in merged["pairs"].items():
+        a, b = key.split("\t")
+        diff = pair["diff"]
+        interval = stats.mean_interval_from_moments(diff["n"], diff["sum"], diff["sum_sq"])
+        rows.append(
+            {
+                "strategy_a": a,
+                "strategy_b": b,
+                "deals": diff["n"],
+                "mean_diff": interval.estimate,
+                "ci95_low": interval.low,
+                "ci95_high": interval.high,
+                "variance_reduction": _variance_reduction(pair),
+            }
+        )
+    return pd.DataFrame(
+        rows, columns=["strategy_a", "strategy_b", "deals", "mean_diff", "ci95_low", "ci95_high", "variance_reduction"]
+    )
+
+
+def _variance(moments: dict[str, float]) -> float:
+    n = moments["n"]
+    if n < 2:
+        return math.nan
+    return (moments["sum_sq"] - moments["sum"] ** 2 / n) / (n - 1)
+
+
+def _variance_reduction(pair: dict[str, dict[str, float]]) -> float:
+    """(var a + var b) / var(a - b) over per-deal results: how many times fewer deals pairing needs."""
+    paired = _variance(pair["diff"])
+    unpaired = _variance(pair["a"]) + _variance(pair["b"])
+    return unpaired / paired if paired > 0 else math.nan
+
+
+@dataclass
+class RunResult:
+    plan: Plan
+    store: RunStore
+    summary: pd.DataFrame
+    paired: pd.DataFrame
+
+
+def _execute(plan: Plan, todo: list[int], jobs: int, backend: str) -> Iterator[ChunkResult]:
+    if jobs == 1 and backend == "loky":
+        for index in todo:
+            yield play_chunk(plan, index)
+        return
+    from joblib import Parallel, delayed, parallel_config
+
+    with parallel_config(backend=backend, n_jobs=jobs):
+        parallel = Parallel(return_as="generator_unordered")
+        results = parallel(delayed(play_chunk)(plan, index) for index in todo)
+        yield from results
+
+
+def run(
+    plan: Plan,
+    store: RunStore,
+    jobs: int = 1,
+    backend: str = "loky",
+    progress: bool = True,
+) -> RunResult:
+    """Play every chunk not already stored, then write the summary, paired table and plots."""
+    game = plan.validate()
+    store.prepare(plan_config(plan))
+    finished = store.finished_chunks()
+    todo = [index for index in range(plan.num_chunks) if index not in finished]
+    per_deal = len(plan.seatings(game))  # rounds (or games) played per deal id
+    unit = "game" if plan.games else "round"
+    done = sum(plan.chunk_span(i)[1] - plan.chunk_span(i)[0] for i in finished) * per_deal
+    with tqdm(total=plan.rounds * per_deal, initial=done, unit=unit, unit_scale=True, disable=not progress,
+              desc=f"{plan.game} {plan.engine}", dynamic_ncols=True) as bar:
+        for chunk in _execute(plan, todo, jobs, backend):
+            store.write_chunk(chunk.index, chunk.aggregates, chunk.rows)
+            bar.update(chunk.deals * per_deal)
+    return finish(plan, store)
+
+
+def finish(plan: Plan, store: RunStore) -> RunResult:
+    """Summarise a run whose chunks are all stored, writing summary.csv, paired.csv and the plots."""
+    from sim import report
+
+    merged = merge(store.load_aggregates(range(plan.num_chunks)))
+    summary = summary_table(plan, merged)
+    paired = paired_table(plan, merged)
+    store.write_table("summary.csv", summary)
+    if plan.duplicate or len(plan.strategy_names) > 1:
+        store.write_table("paired.csv", paired)
+    store.write_json("aggregates.json", merged)
+    report.draw_plots(store.path, plan, summary, merged)
+    return RunResult(plan, store, summary, paired)
+
+
+def plan_config(plan: Plan) -> dict[str, Any]:
+    """config.json: the plan plus provenance (package version, git revision)."""
+    from sim.results import provenance
+
+    return {"plan": asdict(plan), "run_id": plan.run_id, **provenance()}
+
+
+def plan_from_config(config: dict[str, Any]) -> Plan:
+    return Plan(**config["plan"])

@@ -1,0 +1,258 @@
+"""The vectorized engine against the reference engine, seeded deals, and what strategies get to see."""
+
+import numpy as np
+import pytest
+from joblib import Parallel, delayed
+
+from sim.cards import NUM_CARDS, rank_of
+from sim.crosscheck import crosscheck
+from sim.straights import rules
+from sim.straights.deals import DEALS_PER_BLOCK, deal_block, deals, deals_at, game_deal_source
+from sim.straights.engine import Game, IllegalAction, Round
+from sim.straights.fast import GAME_ROUND_ID_STRIDE, DealError, play_games, play_rounds
+from sim.straights.observation import DISCARDED, NOT_YET, Observation
+from strategies.straights.first_legal import FirstLegal
+
+FIELDS = ("seat", "hand", "held", "legal", "table", "step", "history", "cards_left", "scores", "round_id")
+HAND_POSITIONS = np.arange(rules.HAND_SIZE)
+
+
+class LastLegalOrLowest:
+    """Plays its last legal card in dealt order; with none, discards its lowest card (the first such)."""
+
+    name = "last-legal-or-lowest"
+
+    def choose(self, observation: Observation) -> np.ndarray:
+        hand = np.asarray(observation.hand)
+        in_hand = (observation.held[:, None] >> HAND_POSITIONS) & 1 == 1
+        playable = (observation.legal[:, None] >> HAND_POSITIONS) & 1 == 1
+        last_legal = rules.HAND_SIZE - 1 - np.argmax(playable[:, ::-1], axis=1)
+        lowest = np.argmin(np.where(in_hand, hand % 13, 99), axis=1)
+        chosen = np.where(observation.legal != 0, last_legal, lowest)
+        return hand[np.arange(len(hand)), chosen]
+
+
+class Recorder:
+    """Plays like ``inner`` and keeps every field of every observation it was given, by round and step."""
+
+    def __init__(self, inner):
+        self.inner = inner
+        self.name = f"recorded {getattr(inner, 'name', type(inner).__name__)}"
+        self.seen: dict[tuple[int, int], dict[str, np.ndarray]] = {}
+        self.batch_sizes: list[int] = []
+
+    def choose(self, observation: Observation) -> np.ndarray:
+        assert set(observation._fields) == set(FIELDS), "an observation carries only the public fields"
+        fields = {name: np.asarray(getattr(observation, name)) for name in FIELDS}
+        for row in range(len(observation)):
+            key = (int(fields["round_id"][row]), int(fields["step"][row]))
+            self.seen[key] = {name: value[row] for name, value in fields.items()}
+        self.batch_sizes.append(len(observation))
+        return self.inner.choose(observation)
+
+
+class Scripted:
+    """Returns whatever ``pick(observation)`` says, legal or not."""
+
+    def __init__(self, name, pick):
+        self.name = name
+        self.pick = pick
+
+    def choose(self, observation: Observation) -> np.ndarray:
+        return self.pick(observation)
+
+
+def play_reference(deck, strategies, round_id=0) -> Round:
+    current = Round(tuple(int(card) for card in deck), round_id=round_id)
+    while not current.is_over:
+        current.apply(int(strategies[current.current_player].choose(current.observe())[0]))
+    return current
+
+
+# --- the two engines agree ---------------------------------------------------------------------------
+
+
+def test_first_legal_plays_the_same_in_both_engines_on_10000_deals():
+    report = crosscheck("straights", rounds=10_000, seed=2024, strategies=["first-legal"] * 4)
+    assert report.ok, report.format()
+    assert (report.rounds, report.actions) == (10_000, 10_000 * NUM_CARDS)
+
+
+def test_mixed_seats_play_the_same_in_both_engines_on_10000_deals():
+    first, last = FirstLegal(), LastLegalOrLowest()
+    report = crosscheck("straights", rounds=10_000, seed=7, strategies=[first, last, last, first])
+    assert report.ok, report.format()
+    assert report.rounds == 10_000
+
+
+def test_a_divergence_names_the_deal_the_step_and_both_actions():
+    class FastOnlyDeviation(LastLegalOrLowest):
+        """Plays first-legal when the reference engine asks (a batch of one), last-legal otherwise."""
+
+        def choose(self, observation):
+            return FirstLegal().choose(observation) if len(observation) == 1 else super().choose(observation)
+
+    report = crosscheck("straights", rounds=50, seed=1, strategies=[FastOnlyDeviation()] * 4)
+    assert not report.ok
+    assert report.divergence.step is not None and report.divergence.reference != report.divergence.fast
+    assert f"deal {report.divergence.deal}" in report.format()
+
+
+def test_observations_are_the_same_in_both_engines():
+    dealt = deals(5, 0, 300)
+    reference = [Recorder(FirstLegal()), Recorder(LastLegalOrLowest())]
+    fast = [Recorder(FirstLegal()), Recorder(LastLegalOrLowest())]
+    for round_id, deck in enumerate(dealt):
+        play_reference(deck, [reference[0], reference[1], reference[0], reference[1]], round_id)
+    play_rounds(dealt, [fast[0], fast[1], fast[0], fast[1]])
+    for expected, got in zip(reference, fast):
+        assert expected.seen.keys() == got.seen.keys()
+        for key, fields in expected.seen.items():
+            for name in FIELDS:
+                assert np.array_equal(fields[name], got.seen[key][name]), (key, name)
+
+
+# --- calling strategies ----------------------------------------------------------------------------------
+
+
+def test_one_strategy_in_every_seat_is_called_once_per_step_with_every_round():
+    recorder = Recorder(FirstLegal())
+    play_rounds(deals(1, 0, 1000), [recorder] * 4)
+    assert recorder.batch_sizes == [1000] * NUM_CARDS
+
+
+def test_each_distinct_strategy_is_called_at_most_once_per_step_for_its_own_seats():
+    first, last = Recorder(FirstLegal()), Recorder(LastLegalOrLowest())
+    dealt = deals(1, 0, 1000)
+    play_rounds(dealt, [first, last, last, first])
+    assert len(first.batch_sizes) <= NUM_CARDS and len(last.batch_sizes) <= NUM_CARDS
+    assert sum(first.batch_sizes) + sum(last.batch_sizes) == 1000 * NUM_CARDS
+    assert all(int(fields["seat"]) in (0, 3) for fields in first.seen.values())
+    assert all(int(fields["seat"]) in (1, 2) for fields in last.seen.values())
+
+
+def test_observations_show_only_the_movers_own_cards():
+    dealt = deals(9, 0, 200)
+    recorder = Recorder(LastLegalOrLowest())
+    original_choose = recorder.choose
+
+    def choose_and_check(observation):
+        # No view onto the engine's arrays of every hand: the hand array owns its data.
+        assert observation.hand.base is None
+        return original_choose(observation)
+
+    recorder.choose = choose_and_check
+    play_rounds(dealt, [recorder, FirstLegal(), recorder, FirstLegal()])
+    for (round_id, step), fields in recorder.seen.items():
+        seat = int(fields["seat"])
+        own_hand = dealt[round_id, seat * rules.HAND_SIZE : (seat + 1) * rules.HAND_SIZE]
+        assert np.array_equal(fields["hand"], own_hand)
+        history = fields["history"]
+        played = history[(history != DISCARDED) & (history != NOT_YET)]
+        assert all(int(fields["table"]) >> int(card) & 1 for card in played), "the log shows played cards only"
+        assert (history[:step] != NOT_YET).all() and (history[step:] == NOT_YET).all()
+
+
+# --- deals ---------------------------------------------------------------------------------------------------
+
+
+def test_deals_do_not_depend_on_how_they_are_asked_for():
+    count = 2 * DEALS_PER_BLOCK + 123
+    whole = deals(11, 0, count)
+    pieces = np.concatenate([deals(11, start, size) for start, size in ((0, 5), (5, 4000), (4005, count - 4005))])
+    assert np.array_equal(whole, pieces)
+    blocks_backwards = {index: deal_block(11, index) for index in (2, 1, 0)}
+    assert np.array_equal(whole, np.concatenate([blocks_backwards[i] for i in range(3)])[:count])
+    picked = np.array([count - 1, 3, DEALS_PER_BLOCK, 17])
+    assert np.array_equal(deals_at(11, picked), whole[picked])
+
+
+def test_deals_do_not_depend_on_the_workers_that_make_them():
+    in_workers = Parallel(n_jobs=2, backend="loky")(delayed(deal_block)(3, index) for index in (3, 1, 2, 0))
+    by_index = dict(zip((3, 1, 2, 0), in_workers))
+    assert np.array_equal(np.concatenate([by_index[i] for i in range(4)]), deals(3, 0, 4 * DEALS_PER_BLOCK))
+
+
+def test_deals_are_shuffled_decks_that_differ_by_seed_and_stream():
+    dealt = deals(1, 0, 5000)
+    assert (np.sort(dealt, axis=1) == np.arange(NUM_CARDS)).all()
+    assert not np.array_equal(dealt, deals(2, 0, 5000))
+    assert not np.array_equal(dealt, deals(1, 0, 5000, stream=(0,)))
+    # Every card lands in every slot about equally often (a broken shuffle would not).
+    counts = np.array([np.bincount(dealt[:, slot], minlength=NUM_CARDS) for slot in range(NUM_CARDS)])
+    assert counts.min() > 5000 / NUM_CARDS * 0.5 and counts.max() < 5000 / NUM_CARDS * 1.6
+
+
+def test_bad_deals_are_refused():
+    dealt = deals(1, 0, 3).astype(np.int64)
+    dealt[1, 5] = dealt[1, 6]
+    with pytest.raises(DealError, match="round 1 is not a permutation"):
+        play_rounds(dealt, [FirstLegal()] * 4)
+    with pytest.raises(DealError):
+        play_rounds(np.full((2, NUM_CARDS), 52), [FirstLegal()] * 4)
+
+
+# --- points and games ----------------------------------------------------------------------------------------
+
+
+def test_points_are_the_values_of_the_cards_each_seat_discarded():
+    dealt = deals(3, 0, 3000)
+    result = play_rounds(dealt, [FirstLegal(), LastLegalOrLowest()] * 2, trace=True)
+    leaders = np.array([rules.leader(rules.deal(deck)) for deck in dealt])
+    seats = (leaders[:, None] + np.arange(NUM_CARDS)) % rules.NUM_PLAYERS
+    values = np.vectorize(rank_of)(result.actions) + 1
+    expected = np.zeros((len(dealt), rules.NUM_PLAYERS), dtype=np.int64)
+    np.add.at(expected, (np.repeat(np.arange(len(dealt)), NUM_CARDS), seats.ravel()), (values * result.discarded).ravel())
+    assert np.array_equal(result.points, expected)
+    assert result.points.sum() == (values * result.discarded).sum() > 0
+
+
+def test_whole_games_end_at_80_and_crown_the_lowest_scores_with_ties():
+    results = play_games(3000, game_deal_source(4), [FirstLegal()] * 4)
+    assert (results.scores.max(axis=1) >= rules.GAME_OVER_SCORE).all()
+    expected = np.array([[seat in rules.winners(tuple(scores)) for seat in range(4)] for scores in results.scores])
+    assert np.array_equal(results.winners, expected)
+    assert (results.winners.sum(axis=1) > 1).any(), "the sample should include tied games"
+
+
+def test_whole_games_match_the_reference_engine_and_observe_the_scores_before_each_round():
+    source = game_deal_source(8)
+    fast_recorder = Recorder(FirstLegal())
+    results = play_games(np.arange(40, 100), source, [fast_recorder] * 4)
+    for row, game_id in enumerate(range(40, 100)):
+        reference_recorder = Recorder(FirstLegal())
+        rounds = iter(range(1000))
+        game = Game(lambda: source(np.array([game_id]), next(rounds))[0].tolist())
+        game.start()
+        while not game.is_over:
+            game.apply(int(reference_recorder.choose(game.observe())[0]))
+        assert game.scores == tuple(results.scores[row]) and game.winners == tuple(np.flatnonzero(results.winners[row]))
+        assert game.rounds_played == results.rounds[row]
+        for round_number in range(game.rounds_played):
+            fast_fields = fast_recorder.seen[(game_id * GAME_ROUND_ID_STRIDE + round_number, 0)]
+            assert np.array_equal(reference_recorder.seen[(round_number, 0)]["scores"], fast_fields["scores"])
+
+
+# --- illegal actions -----------------------------------------------------------------------------------------
+
+
+def first_held(observation):
+    held = observation.held
+    return np.asarray(observation.hand)[np.arange(len(held)), np.argmax((held[:, None] >> HAND_POSITIONS) & 1, axis=1)]
+
+
+@pytest.mark.parametrize(
+    "pick, message",
+    [
+        (first_held, r"strategy 'cheat' \(player \d\) chose .. in round \d+ at step 0; legal actions were 7S"),
+        (lambda observation: np.full(len(observation), rules.SEVEN_OF_SPADES), r"'cheat'.* at step 1"),
+        (lambda observation: np.full(len(observation), 52), r"'cheat' returned 52, which is not a card id"),
+        (lambda observation: np.full(len(observation), -1), r"'cheat' returned -1"),
+        (lambda observation: np.zeros(len(observation) + 1, dtype=int), r"'cheat' returned .* shape"),
+        (lambda observation: np.zeros(len(observation)), r"'cheat' returned float64"),
+    ],
+)
+def test_an_illegal_action_raises_naming_the_strategy(pick, message):
+    cheat = Scripted("cheat", pick)
+    with pytest.raises(IllegalAction, match=message):
+        play_rounds(deals(1, 0, 500), [cheat, FirstLegal(), FirstLegal(), cheat])

@@ -1,0 +1,222 @@
+"""Tournaments: reproducibility, resumption, engines agreeing, the results store, the CLI's errors."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sim import cli, stats, tournament
+from sim.results import RunStore
+
+ROOT = Path(__file__).parents[1]
+LINEUP = ("heuristic", "first-legal", "heuristic", "first-legal")
+
+
+def run_plan(plan, path, jobs=1, backend="loky"):
+    return tournament.run(plan, RunStore(path), jobs=jobs, backend=backend, progress=False)
+
+
+def stored_rows(path):
+    return RunStore(path).load_rows().sort_values(["deal", "seating", "seat"], ignore_index=True)
+
+
+def test_jobs_do_not_change_results(tmp_path):
+    plan = tournament.Plan("straights", LINEUP, rounds=3000, seed=5, duplicate=True, chunk_size=500)
+    one = run_plan(plan, tmp_path / "one")
+    two = run_plan(plan, tmp_path / "two", jobs=2)
+    pd.testing.assert_frame_equal(one.summary, two.summary)
+    pd.testing.assert_frame_equal(stored_rows(tmp_path / "one"), stored_rows(tmp_path / "two"))
+
+
+def test_chunk_size_does_not_change_results(tmp_path):
+    small = run_plan(tournament.Plan("straights", LINEUP, rounds=1000, seed=9, chunk_size=64), tmp_path / "a")
+    large = run_plan(tournament.Plan("straights", LINEUP, rounds=1000, seed=9, chunk_size=1000), tmp_path / "b")
+    pd.testing.assert_frame_equal(small.summary, large.summary)
+
+
+@pytest.mark.parametrize("games", [False, True])
+def test_reference_and_fast_engines_give_identical_results(tmp_path, games):
+    common = dict(game="straights", players=LINEUP, rounds=40 if games else 150, seed=3, duplicate=True, games=games)
+    fast = run_plan(tournament.Plan(engine="fast", **common), tmp_path / "fast")
+    reference = run_plan(tournament.Plan(engine="reference", **common), tmp_path / "reference")
+    pd.testing.assert_frame_equal(fast.summary, reference.summary)
+    pd.testing.assert_frame_equal(
+        RunStore(tmp_path / "fast").load_rows(), RunStore(tmp_path / "reference").load_rows()
+    )
+
+
+def test_summary_and_paired_tables_match_the_rows(tmp_path):
+    plan = tournament.Plan("straights", LINEUP, rounds=800, seed=11, duplicate=True)
+    result = run_plan(plan, tmp_path)
+    rows = stored_rows(tmp_path)
+    assert len(rows) == 800 * 4 * 4
+    for name, group in rows.groupby("strategy", observed=True):
+        line = result.summary.set_index("strategy").loc[name]
+        interval = stats.mean_interval(group["points"])
+        assert line["rounds"] == len(group) and line["seats"] == 2
+        assert line["mean_points"] == pytest.approx(interval.estimate)
+        assert (line["ci95_low"], line["ci95_high"]) == pytest.approx((interval.low, interval.high))
+    per_deal = rows.pivot_table(index="deal", columns="strategy", values="points", aggfunc="mean", observed=True)
+    expected = stats.paired_difference(per_deal["heuristic"], per_deal["first-legal"])
+    pair = result.paired.iloc[0]
+    assert (pair["strategy_a"], pair["strategy_b"], pair["deals"]) == ("heuristic", "first-legal", 800)
+    assert (pair["mean_diff"], pair["ci95_low"], pair["ci95_high"]) == pytest.approx(
+        (expected.estimate, expected.low, expected.high)
+    )
+    assert pair["variance_reduction"] > 1
+    summary = pd.read_csv(tmp_path / "summary.csv")
+    assert list(summary.columns[:6]) == ["strategy", "seats", "rounds", "mean_points", "ci95_low", "ci95_high"]
+    assert list(pd.read_csv(tmp_path / "paired.csv").columns[:6]) == [
+        "strategy_a", "strategy_b", "deals", "mean_diff", "ci95_low", "ci95_high"]
+    assert {p.name for p in tmp_path.glob("*.png")} == {"points_distribution.png", "mean_points.png"}
+
+
+def test_games_mode_reports_win_rates(tmp_path):
+    plan = tournament.Plan("straights", LINEUP, rounds=300, seed=2, duplicate=True, games=True)
+    result = run_plan(plan, tmp_path)
+    rows = RunStore(tmp_path).load_rows()
+    assert {"game", "rounds", "winner"} <= set(rows.columns)
+    finals = rows.groupby(["game", "seating"])["points"]
+    assert (finals.max() >= 80).all()
+    winners = rows[rows["winner"]]
+    assert (winners["points"].values == finals.transform("min")[rows["winner"]].values).all()
+    summary = result.summary.set_index("strategy")
+    assert summary.loc["heuristic", "win_rate"] > summary.loc["first-legal", "win_rate"]
+    assert summary.loc["heuristic", "games"] == 300 * 4 * 2
+    assert (tmp_path / "win_rate.png").exists()
+    for column in ("games", "win_rate", "win_ci95_low", "win_ci95_high"):
+        assert column in pd.read_csv(tmp_path / "summary.csv").columns
+
+
+def test_no_rounds_keeps_only_aggregates_with_the_same_summary(tmp_path):
+    plan = tournament.Plan("straights", LINEUP, rounds=600, seed=4, duplicate=True)
+    lean = tournament.Plan("straights", LINEUP, rounds=600, seed=4, duplicate=True, keep_rounds=False)
+    pd.testing.assert_frame_equal(run_plan(plan, tmp_path / "a").summary, run_plan(lean, tmp_path / "b").summary)
+    assert not list((tmp_path / "b" / "chunks").glob("*.parquet"))
+
+
+def test_self_match_shows_no_difference_about_95_percent_of_the_time():
+    """The same strategy under two names, fixed seats: the 95% interval should miss 0 about 5% of the time."""
+    misses = 0
+    repeats = 40
+    for seed in range(repeats):
+        plan = tournament.Plan("straights", ("first-legal", "heuristic", "first-legal", "heuristic:reach=1.0"),
+                               rounds=400, seed=seed, chunk_size=400)
+        rows = tournament.play_chunk(plan, 0).rows
+        seat1 = rows[rows["seat"] == 1]["points"].to_numpy()
+        seat3 = rows[rows["seat"] == 3]["points"].to_numpy()
+        misses += not stats.paired_difference(seat1, seat3).contains(0.0)
+    assert misses <= 6  # expected 2 of 40; 6 or more has probability below 2%
+
+
+def cardsim(*args, cwd=ROOT, **kwargs):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run([sys.executable, "-m", "sim.cli", *args], cwd=cwd, env=env, capture_output=True,
+                          text=True, **kwargs)
+
+
+def test_killed_run_resumes_to_identical_results(tmp_path):
+    args = ["tournament", "--game", "straights", "--players", ",".join(LINEUP), "--rounds", "12000",
+            "--seed", "8", "--duplicate", "--chunk-size", "250", "--engine", "fast", "--quiet"]
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    killed = subprocess.Popen([sys.executable, "-m", "sim.cli", *args, "--out", str(tmp_path / "killed")],
+                              cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    chunks = tmp_path / "killed" / "chunks"
+    deadline = time.time() + 60
+    while time.time() < deadline and len(list(chunks.glob("*.json"))) < 5:
+        time.sleep(0.05)
+    killed.send_signal(signal.SIGKILL)
+    killed.wait()
+    done_before = len(list(chunks.glob("*.json")))
+    assert 5 <= done_before < 48, "the run should be killed part-way"
+    resumed = cardsim(*args, "--out", str(tmp_path / "killed"))
+    assert resumed.returncode == 0, resumed.stderr
+    whole = cardsim(*args, "--out", str(tmp_path / "whole"))
+    assert whole.returncode == 0
+    for name in ("summary.csv", "paired.csv", "aggregates.json"):
+        assert (tmp_path / "killed" / name).read_text() == (tmp_path / "whole" / name).read_text()
+    pd.testing.assert_frame_equal(stored_rows(tmp_path / "killed"), stored_rows(tmp_path / "whole"))
+
+
+def test_config_file_and_report(tmp_path):
+    config = tmp_path / "experiment.toml"
+    config.write_text('game = "straights"\nplayers = ["heuristic", "first-legal", "heuristic", "first-legal"]\n'
+                      f'rounds = 500\nseed = 1\nduplicate = true\nout = "{tmp_path / "run"}"\n')
+    done = cardsim("tournament", "--config", str(config), "--quiet")
+    assert done.returncode == 0, done.stderr
+    assert "heuristic" in done.stdout and "Paired per-deal differences" in done.stdout
+    (tmp_path / "run" / "mean_points.png").unlink()
+    again = cardsim("report", str(tmp_path / "run"))
+    assert again.returncode == 0
+    assert again.stdout.splitlines()[:5] == done.stdout.splitlines()[:5]
+    assert (tmp_path / "run" / "mean_points.png").exists()
+
+
+def test_config_json_records_how_to_rerun(tmp_path):
+    plan = tournament.Plan("straights", LINEUP, rounds=100, seed=1)
+    run_plan(plan, tmp_path)
+    config = json.loads((tmp_path / "config.json").read_text())
+    assert tournament.plan_from_config(config) == plan
+    assert {"cardsim_version", "git_revision", "run_id"} <= set(config)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["tournament", "--game", "straights", "--players", "heuristic,nonsense,a,b", "--rounds", "5"],
+         "unknown straights strategy 'nonsense'"),
+        (["tournament", "--game", "straights", "--players", "heuristic,heuristic", "--rounds", "5"],
+         "straights needs 4 players, got 2"),
+        (["tournament", "--game", "straights", "--players", "heuristic:reach=x,a,b,c", "--rounds", "5"],
+         "bad value 'x' for reach"),
+        (["tournament", "--game", "straights"], "tournament needs --players, --rounds"),
+        (["tournament", "--config", "/no/such/file.toml"], "cannot read /no/such/file.toml"),
+        (["report", "/no/such/run"], "does not exist"),
+        (["match", "heuristic", "heuristic"], "A and B are the same strategy"),
+    ],
+)
+def test_bad_requests_get_one_line_and_exit_2(args, message):
+    done = cardsim(*args)
+    assert done.returncode == 2
+    assert message in done.stderr and "Traceback" not in done.stderr and done.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("content", ["rounds = [", 'bogus = 1\ngame = "straights"', 'rounds = "many"'])
+def test_bad_experiment_files(tmp_path, content):
+    config = tmp_path / "bad.toml"
+    config.write_text(content)
+    done = cardsim("tournament", "--config", str(config))
+    assert done.returncode == 2 and "Traceback" not in done.stderr and str(config) in done.stderr
+
+
+def test_results_directory_of_another_run_is_refused(tmp_path):
+    run_plan(tournament.Plan("straights", LINEUP, rounds=100, seed=1), tmp_path)
+    done = cardsim("tournament", "--game", "straights", "--players", ",".join(LINEUP), "--rounds", "100",
+                   "--seed", "2", "--out", str(tmp_path), "--quiet")
+    assert done.returncode == 2 and "holds a different run" in done.stderr
+
+
+def test_match_stops_when_the_sprt_decides():
+    done = cardsim("match", "heuristic", "first-legal", "--game", "straights", "--quiet")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("heuristic is stronger than first-legal (decided after ")
+    deals = int(done.stdout.split("decided after ")[1].split(" ")[0].replace(",", ""))
+    assert deals < 10_000
+
+
+def test_dask_backend_gives_identical_results(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    plan = tournament.Plan("straights", LINEUP, rounds=1500, seed=6, duplicate=True, chunk_size=300)
+    local = run_plan(plan, tmp_path / "local")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster):
+        remote = run_plan(plan, tmp_path / "dask", jobs=2, backend="dask")
+    pd.testing.assert_frame_equal(local.summary, remote.summary)
+    pd.testing.assert_frame_equal(stored_rows(tmp_path / "local"), stored_rows(tmp_path / "dask"))
