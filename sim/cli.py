@@ -192,7 +192,7 @@ def command_crosscheck(args: argparse.Namespace) -> int:
     specs = args.strategies or None
     report = crosscheck(game=args.game, rounds=args.rounds, seed=args.seed, strategies=specs)
     print(report.format())
-    return 0 if report.agree else 1
+    return 0 if report.ok else 1
 
 
 def command_bench(args: argparse.Namespace) -> int:

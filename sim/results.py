@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import tempfile
 from collections.abc import Iterable
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -23,24 +22,11 @@ from typing import Any
 
 import pandas as pd
 
+from sim.files import atomic_write_bytes
+
 
 class ResultsError(ValueError):
     """A results directory that is missing, corrupt, or belongs to another run."""
-
-
-def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` so that readers see the old file or the new one, never a part."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 def provenance() -> dict[str, str]:
@@ -91,9 +77,11 @@ class RunStore:
             raise ResultsError(f"{path} is unreadable: {error}") from None
 
     def write_json(self, name: str, value: Any) -> None:
+        self.path.mkdir(parents=True, exist_ok=True)
         atomic_write_bytes(self.path / name, (json.dumps(value, indent=1, sort_keys=True) + "\n").encode())
 
     def write_table(self, name: str, table: pd.DataFrame) -> None:
+        self.path.mkdir(parents=True, exist_ok=True)
         atomic_write_bytes(self.path / name, table.to_csv(index=False).encode())
 
     def chunk_path(self, index: int, suffix: str) -> Path:
@@ -101,6 +89,7 @@ class RunStore:
 
     def write_chunk(self, index: int, aggregates: dict[str, Any], rows: pd.DataFrame | None) -> None:
         """Store a finished chunk: rows first, then the aggregates that mark it finished."""
+        self.chunks.mkdir(parents=True, exist_ok=True)
         if rows is not None:
             buffer = rows.to_parquet(index=False)
             atomic_write_bytes(self.chunk_path(index, ".parquet"), buffer)

@@ -17,14 +17,13 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import strategies
 from sim.cards import NUM_CARDS, CardError, format_cards, parse_card
 from sim.cxxrand import MINSTD_MAX, MINSTD_MIN
+from sim.files import atomic_write_bytes
 from sim.straights import rules
 from sim.straights.engine import Game, IllegalAction, Round, SpecDeck
 
@@ -74,18 +73,7 @@ def to_document(saved: SavedGame) -> dict[str, Any]:
 
 def save(path: str | os.PathLike[str], saved: SavedGame) -> None:
     """Write the game to ``path`` atomically: a reader never sees a half-written file."""
-    target = Path(path)
-    text = json.dumps(to_document(saved), indent=1) + "\n"
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or ".")
-    try:
-        with os.fdopen(handle, "w") as stream:
-            stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    atomic_write_bytes(path, (json.dumps(to_document(saved), indent=1) + "\n").encode())
 
 
 def load(path: str | os.PathLike[str]) -> SavedGame:

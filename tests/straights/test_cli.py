@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from sim.straights import savefile
+from sim import files
 from sim.straights.cli import main
 from tests.straights.regen_golden import GOLDEN, run_case
 
@@ -212,7 +212,7 @@ def test_a_failed_save_leaves_the_previous_file_intact(tmp_path, monkeypatch, ca
     def failing_replace(source, target):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(savefile.os, "replace", failing_replace)
+    monkeypatch.setattr(files.os, "replace", failing_replace)
     code, out, _ = run(["--load", "keep.json"], "save keep.json\nquit\n", capsys)
     assert code == 0 and "Could not save to keep.json: No space left on device." in out
     assert (tmp_path / "keep.json").read_text() == previous
