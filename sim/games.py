@@ -12,6 +12,7 @@ from sim.seating import Seating
 
 GAME_MODULES = {
     "straights": "sim.straights.game",
+    "euchre": "sim.euchre.game",
 }
 
 

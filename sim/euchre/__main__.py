@@ -1,0 +1,5 @@
+import sys
+
+from sim.euchre.cli import main
+
+sys.exit(main())

@@ -1,0 +1,3 @@
+"""Euchre strategies; importing this package registers them all."""
+
+from strategies.euchre import simple  # noqa: F401
