@@ -4,9 +4,9 @@ Prints one table: rounds per second of the reference engine and of the fast engi
 sizes, on one core and on every core (joblib, loky), with seeded dealing counted ("deals incl.")
 and not ("play only"), the speed-up over the reference engine on as many cores, and the peak
 resident memory of the processes that played. Four first-legal players throughout. Warm-up runs
-are not timed; each figure is the best of ``REPEATS`` measurements. A batch is one call for that many rounds; the fast engine streams it in blocks of
-``fast.BLOCK_SIZE`` rounds, so memory does not grow with the batch. ``benchmarks/README.md``
-explains the design choices these numbers back.
+are not timed; each figure is the best of ``REPEATS`` measurements. A batch is one call for that
+many rounds; the fast engine streams it in blocks of ``fast.BLOCK_SIZE`` rounds, so memory does not
+grow with the batch. ``benchmarks/README.md`` explains the design choices these numbers back.
 """
 
 from __future__ import annotations
@@ -144,7 +144,10 @@ def run(batch_sizes: tuple[int, ...], cores: int) -> list[Row]:
 
 
 def format_table(rows: list[Row]) -> str:
-    header = f"{'engine':<10} {'batch':>9} {'cores':>5} {'deals incl. /s':>15} {'play only /s':>13} {'× ref':>7} {'peak MB':>8}"
+    header = (
+        f"{'engine':<10} {'batch':>9} {'cores':>5} {'deals incl. /s':>15} {'play only /s':>13}"
+        f" {'× ref':>7} {'peak MB':>8}"
+    )
     lines = [header, "-" * len(header)]
     for row in rows:
         lines.append(

@@ -125,8 +125,12 @@ def _first_difference(
         if expected != got:
             return Divergence(deal_id, step, hooks.action_name(expected), hooks.action_name(got))
     if len(actions) != len(fast_actions):
-        return Divergence(deal_id, min(len(actions), len(fast_actions)), f"end after {len(actions)} actions",
-                          f"end after {len(fast_actions)} actions")
+        return Divergence(
+            deal_id,
+            min(len(actions), len(fast_actions)),
+            f"end after {len(actions)} actions",
+            f"end after {len(fast_actions)} actions",
+        )
     if tuple(points) != tuple(fast_points.tolist()):
         return Divergence(deal_id, None, str(tuple(points)), str(tuple(fast_points.tolist())))
     return None

@@ -12,6 +12,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from sim import games  # noqa: E402
+
 PLOTS = ("points_distribution.png", "mean_points.png", "win_rate.png")
 
 
@@ -27,7 +29,8 @@ def format_summary(plan, summary: pd.DataFrame, paired: pd.DataFrame) -> str:
             "rounds": summary["rounds"].map("{:,}".format),
             "mean points": summary["mean_points"].map("{:.3f}".format),
             "95% CI": [f"[{low:.3f}, {high:.3f}]" for low, high in zip(summary["ci95_low"], summary["ci95_high"])],
-            "fewest": summary["fewest_share"].map("{:.1%}".format),
+            # Share of rounds with the table's best score: fewest points, or most where more is better.
+            "fewest" if games.load(plan.game).lower_is_better else "most": summary["fewest_share"].map("{:.1%}".format),
         }
     )
     if plan.games:

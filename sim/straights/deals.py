@@ -4,7 +4,7 @@ Deal ``g`` of seed ``s`` is row ``g % DEALS_PER_BLOCK`` of block ``g // DEALS_PE
 ``i`` is shuffled by a generator seeded with ``SeedSequence(s, spawn_key=(i,))`` alone. So a deal
 depends only on the seed and its index: not on how many deals are asked for at once, how many
 workers share the work, or the order blocks are made in. A ``stream`` names further independent
-sequences under the same seed (``play_games`` deals round ``r`` of every game from stream ``(r,)``).
+sequences under the same seed (``game_deal_source`` deals round ``r`` of every game from stream ``(r,)``).
 
 A deal is a (52,) array of card ids (``sim.cards``) in deck order: the first 13 go to seat 0.
 """
@@ -33,7 +33,7 @@ def deal_block(
     """
     bits = np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(*stream, block_index)))
     # A pick is (k * span) >> 53 for a uniform 53-bit k: exact integer arithmetic, never reaching
-    # span, each outcome within 2**-53 of uniform, and 3x faster than Generator.integers with
+    # span, each outcome within 2**-53 of uniform, and 4x faster than Generator.integers with
     # per-column bounds.
     raw = bits.random_raw((NUM_CARDS - 1, block_size))
     raw >>= 11

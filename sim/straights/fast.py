@@ -419,7 +419,10 @@ class _Block:
 
 
 def _subset(array: np.ndarray, rows: Rows | None) -> np.ndarray:
-    """The rounds ``rows`` of ``array`` (axis 0): ``array`` itself for all, else a copy, never a view onto other rounds."""
+    """The rounds ``rows`` of ``array`` (axis 0): ``array`` itself for all of them, else a copy.
+
+    Never a view: its base would show a strategy the rounds of other seats.
+    """
     if rows is None:
         return array
     if len(rows) == 1:

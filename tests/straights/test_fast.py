@@ -1,5 +1,7 @@
 """The vectorized engine against the reference engine, seeded deals, and what strategies get to see."""
 
+import itertools
+
 import numpy as np
 import pytest
 from joblib import Parallel, delayed
@@ -202,7 +204,8 @@ def test_points_are_the_values_of_the_cards_each_seat_discarded():
     seats = (leaders[:, None] + np.arange(NUM_CARDS)) % rules.NUM_PLAYERS
     values = np.vectorize(rank_of)(result.actions) + 1
     expected = np.zeros((len(dealt), rules.NUM_PLAYERS), dtype=np.int64)
-    np.add.at(expected, (np.repeat(np.arange(len(dealt)), NUM_CARDS), seats.ravel()), (values * result.discarded).ravel())
+    rounds = np.repeat(np.arange(len(dealt)), NUM_CARDS)
+    np.add.at(expected, (rounds, seats.ravel()), (values * result.discarded).ravel())
     assert np.array_equal(result.points, expected)
     assert result.points.sum() == (values * result.discarded).sum() > 0
 
@@ -215,14 +218,19 @@ def test_whole_games_end_at_80_and_crown_the_lowest_scores_with_ties():
     assert (results.winners.sum(axis=1) > 1).any(), "the sample should include tied games"
 
 
+def decks_of_game(source, game_id):
+    """The reference engine's deck source for one game of a fast-engine deal source."""
+    rounds = itertools.count()
+    return lambda: source(np.array([game_id]), next(rounds))[0].tolist()
+
+
 def test_whole_games_match_the_reference_engine_and_observe_the_scores_before_each_round():
     source = game_deal_source(8)
     fast_recorder = Recorder(FirstLegal())
     results = play_games(np.arange(40, 100), source, [fast_recorder] * 4)
     for row, game_id in enumerate(range(40, 100)):
         reference_recorder = Recorder(FirstLegal())
-        rounds = iter(range(1000))
-        game = Game(lambda: source(np.array([game_id]), next(rounds))[0].tolist())
+        game = Game(decks_of_game(source, game_id))
         game.start()
         while not game.is_over:
             game.apply(int(reference_recorder.choose(game.observe())[0]))
