@@ -195,6 +195,18 @@ def command_crosscheck(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
+PLAY_MODULES = {"straights": "sim.straights.cli", "euchre": "sim.euchre.cli"}
+
+
+def command_play(args: argparse.Namespace) -> int:
+    import importlib
+
+    if args.game not in PLAY_MODULES:
+        raise UsageError(f"{args.game} cannot be played interactively yet (playable: {', '.join(PLAY_MODULES)})")
+    strategies.info(args.game, args.vs)
+    return importlib.import_module(PLAY_MODULES[args.game]).play(args.vs, args.seed)
+
+
 def command_bench(args: argparse.Namespace) -> int:
     from sim.bench import run_benchmarks
 
@@ -256,6 +268,12 @@ def argument_parser() -> argparse.ArgumentParser:
     check.add_argument("--seed", type=_seed, default=0)
     check.add_argument("--strategies", type=_players, metavar="A,B,C,D")
     check.set_defaults(handler=command_crosscheck)
+
+    play = commands.add_parser("play", help="play a game yourself against registered strategies")
+    play.add_argument("game", choices=games.names())
+    play.add_argument("--vs", default="best", metavar="NAME", help="strategy of the computer seats (default: best)")
+    play.add_argument("--seed", type=_seed)
+    play.set_defaults(handler=command_play)
 
     bench = commands.add_parser("bench", help="measure engine speed")
     bench.add_argument("--game", choices=games.names(), default="straights")

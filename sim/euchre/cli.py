@@ -13,6 +13,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TextIO
 
+import numpy as np
+
 import strategies
 from sim.cards import SUIT_NAMES, suit_of
 from sim.euchre import rules
@@ -138,12 +140,15 @@ def event_lines(event: Event, names: tuple[str, ...]) -> list[str]:
 class Program:
     """One run of the game over text streams, with Human players reading ``stdin``."""
 
-    def __init__(self, settings: Settings, pack: tuple[int, ...], stdin: TextIO, stdout: TextIO) -> None:
+    def __init__(
+        self, settings: Settings, pack: tuple[int, ...], stdin: TextIO, stdout: TextIO, computer: str | None = None
+    ) -> None:
+        """``computer`` names a registered strategy to play every non-Human seat instead of its type's."""
         self.settings = settings
         self.names = settings.names
         self.game = Game(SpecPack(pack, settings.shuffle), settings.points_to_win)
         self.bots = {
-            seat: strategies.get("euchre", PLAYER_TYPES[kind])
+            seat: strategies.get("euchre", computer or PLAYER_TYPES[kind])
             for seat, kind in enumerate(settings.types)
             if PLAYER_TYPES[kind] is not None
         }
@@ -243,6 +248,20 @@ def parse_index(answer: str, lowest: int, highest: int) -> int | None:
     except ValueError:
         return None
     return index if lowest <= index <= highest else None
+
+
+def play(computer: str, seed: int | None, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
+    """``cardsim play euchre``: you against ``computer`` (your partner plays it too), on a seeded pack."""
+    strategies.get("euchre", computer)  # an unknown name fails before anything is printed
+    pack = tuple(int(card) for card in np.random.default_rng(seed).permutation(rules.NEW_PACK))
+    names = ("South", "West", "North", "East")  # you sit South, your partner North
+    settings = Settings("(seeded pack)", True, rules.DEFAULT_POINTS_TO_WIN, names, ("Human", "Simple", "Simple", "Simple"))
+    try:
+        Program(settings, pack, stdin, stdout, computer=computer).run()
+    except EndOfInput:
+        pass
+    stdout.flush()
+    return 0
 
 
 def main(

@@ -210,6 +210,11 @@ def new_game(seed: int | None, computer: str) -> savefile.SavedGame:
     return savefile.SavedGame(["computer"] * rules.NUM_PLAYERS, computer, seed, dealer, Game(dealer))
 
 
+def play(computer: str, seed: int | None, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
+    """``cardsim play straights``: the spec's program with ``computer`` playing every computer seat."""
+    return main(([] if seed is None else [str(seed)]) + ["--computer", computer], stdin, stdout)
+
+
 def main(argv: list[str] | None = None, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
     parser = argument_parser()
     args = parser.parse_args(argv)

@@ -122,3 +122,12 @@ def test_module_runs_as_a_program():
         "./euchre.exe pack.in noshuffle 1 Adi Simple Barbara Simple Chi-Chih Simple Dabbala Simple",
         "euchre pack.in noshuffle 1 A Simple B Simple C Simple D Simple",
     ).replace("Adi", "A").replace("Barbara", "B").replace("Chi-Chih", "C").replace("Dabbala", "D")
+
+
+def test_cardsim_play_seats_a_human_with_registered_strategies():
+    from sim.euchre.cli import play
+
+    out = io.StringIO()
+    assert play("simple", 3, io.StringIO("pass\npass\n"), out) == 0
+    text = out.getvalue()
+    assert text.startswith("Hand 0\nSouth deals\n") and "Human player South's hand: [0]" in text

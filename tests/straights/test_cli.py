@@ -231,3 +231,12 @@ def test_installed_program_runs_and_refuses_bad_seeds(command):
     assert done.returncode == 0 and done.stdout == (GOLDEN / "computers-seed-44.out").read_text()
     bad = subprocess.run(command + ["x"], input="", capture_output=True, text=True, env=env)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr and "usage:" in bad.stderr
+
+
+def test_cardsim_play_straights_uses_the_chosen_strategy():
+    from sim.straights.cli import play
+
+    out = io.StringIO()
+    assert play("heuristic", 44, io.StringIO("c\nc\nc\nc\n"), out) == 0
+    assert out.getvalue() != (GOLDEN / "computers-seed-44.out").read_text()
+    assert out.getvalue().splitlines()[-1].endswith("wins!")
