@@ -40,7 +40,8 @@ def format_summary(plan, summary: pd.DataFrame, paired: pd.DataFrame) -> str:
         table["mean length"] = summary["mean_game_length"].map("{:.2f}".format)
     lines.append(table.to_string(index=False))
     if plan.duplicate and len(paired):
-        lines += ["", "Paired per-deal differences (a - b; negative means a scores fewer points):"]
+        better = "negative: a scores fewer points" if games.load(plan.game).lower_is_better else "positive: a scores more"
+        lines += ["", f"Paired per-deal differences (a - b; {better}, which is better):"]
         pairs = pd.DataFrame(
             {
                 "a": paired["strategy_a"],
