@@ -186,10 +186,11 @@ def command_strategies(args: argparse.Namespace) -> int:
 
 
 def command_crosscheck(args: argparse.Namespace) -> int:
-    from sim.crosscheck import crosscheck
+    from sim.crosscheck import GAMES, crosscheck
 
-    games.load(args.game)
-    specs = args.strategies or None
+    if args.game not in GAMES:
+        raise UsageError(f"{args.game} has no fast engine to cross-check yet (games: {', '.join(GAMES)})")
+    specs = args.strategies or [args.baseline] * games.load(args.game).num_seats
     report = crosscheck(game=args.game, rounds=args.rounds, seed=args.seed, strategies=specs)
     print(report.format())
     return 0 if report.ok else 1
@@ -266,7 +267,8 @@ def argument_parser() -> argparse.ArgumentParser:
     check.add_argument("--game", choices=games.names(), default="straights")
     check.add_argument("--rounds", type=_positive_int, default=10_000)
     check.add_argument("--seed", type=_seed, default=0)
-    check.add_argument("--strategies", type=_players, metavar="A,B,C,D")
+    check.add_argument("--strategies", type=_players, metavar="A,B,C,D", help="one spec per seat")
+    check.add_argument("--baseline", default="first-legal", help="the strategy of every seat without --strategies")
     check.set_defaults(handler=command_crosscheck)
 
     play = commands.add_parser("play", help="play a game yourself against registered strategies")

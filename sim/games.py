@@ -13,6 +13,8 @@ from sim.seating import Seating
 GAME_MODULES = {
     "straights": "sim.straights.game",
     "euchre": "sim.euchre.game",
+    "ginrummy": "sim.ginrummy.game",
+    "gemstones": "sim.gemstones.game",
 }
 
 
@@ -56,6 +58,16 @@ class Game:
     deals_at: Callable[..., np.ndarray]  # deals_at(seed, indexes, stream=()) -> (n, ...) array
     play_rounds: dict[str, PlayRounds]  # by engine name: "fast", "reference"
     play_games: dict[str, PlayGames]
+
+
+def game_deal_source(game: Game, seed: int) -> DealSource:
+    """Deals for whole games: round ``r`` of game ``g`` is deal ``g`` of stream ``(r,)`` of ``seed``,
+    so a game's deals depend on its id alone, not on the other games sharing a batch."""
+
+    def deal_round(game_ids: np.ndarray, round_number: int) -> np.ndarray:
+        return game.deals_at(seed, game_ids, (round_number,))
+
+    return deal_round
 
 
 def names() -> list[str]:

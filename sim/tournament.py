@@ -32,7 +32,6 @@ MAX_CHUNK_DEALS = 8192
 MAX_CHUNK_GAMES = 1024
 MIN_CHUNK = 64
 TARGET_CHUNKS = 32
-GAME_ROUND_STREAM = 1  # deal stream (1, k) holds round k of every game; plain rounds use stream ()
 
 
 class PlanError(ValueError):
@@ -113,9 +112,7 @@ def play_chunk(plan: Plan, index: int) -> ChunkResult:
     seatings = plan.seatings(game)
     outcome = []  # per seating: (points (B, seats), rounds (B,) or None, winners (B, seats) or None)
     if plan.games:
-        def deal_source(game_ids: np.ndarray, round_number: int) -> np.ndarray:
-            return game.deals_at(plan.seed, game_ids, (GAME_ROUND_STREAM, round_number))
-
+        deal_source = games.game_deal_source(game, plan.seed)
         for seats in seatings:
             result = game.play_games[plan.engine](ids, deal_source, [built[plan.players[p]] for p in seats])
             outcome.append((result.scores, result.rounds, result.winners))

@@ -4,14 +4,15 @@ Deal ``g`` of seed ``s`` is row ``g % DEALS_PER_BLOCK`` of block ``g // DEALS_PE
 ``i`` is shuffled by a generator seeded with ``SeedSequence(s, spawn_key=(i,))`` alone. So a deal
 depends only on the seed and its index: not on how many deals are asked for at once, how many
 workers share the work, or the order blocks are made in. A ``stream`` names further independent
-sequences under the same seed (``game_deal_source`` deals round ``r`` of every game from stream ``(r,)``).
+sequences under the same seed (``sim.games.game_deal_source`` deals round ``r`` of every game from
+stream ``(r,)``).
 
 A deal is a (52,) array of card ids (``sim.cards``) in deck order: the first 13 go to seat 0.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -82,15 +83,3 @@ def deals_at(seed: int, indexes: np.ndarray, stream: Sequence[int] = ()) -> np.n
         return np.empty((0, NUM_CARDS), dtype=DEAL_DTYPE)
     lowest = int(indexes.min())
     return deals(seed, lowest, int(indexes.max()) - lowest + 1, stream)[indexes - lowest]
-
-
-def game_deal_source(seed: int) -> Callable[[np.ndarray, int], np.ndarray]:
-    """Deals for ``fast.play_games``: round ``r`` of game ``g`` is deal ``g`` of stream ``(r,)`` of ``seed``.
-
-    So a game's deals depend on its id alone, not on which other games share the batch.
-    """
-
-    def deal_round(game_ids: np.ndarray, round_number: int) -> np.ndarray:
-        return deals_at(seed, game_ids, stream=(round_number,))
-
-    return deal_round

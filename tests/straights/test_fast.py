@@ -9,7 +9,8 @@ from joblib import Parallel, delayed
 from sim.cards import NUM_CARDS, rank_of
 from sim.crosscheck import crosscheck
 from sim.straights import rules
-from sim.straights.deals import DEALS_PER_BLOCK, deal_block, deals, deals_at, game_deal_source
+from sim.games import game_deal_source, load
+from sim.straights.deals import DEALS_PER_BLOCK, deal_block, deals, deals_at
 from sim.straights.engine import Game, IllegalAction, Round
 from sim.straights.fast import GAME_ROUND_ID_STRIDE, DealError, play_games, play_rounds
 from sim.straights.observation import DISCARDED, NOT_YET, Observation
@@ -211,7 +212,7 @@ def test_points_are_the_values_of_the_cards_each_seat_discarded():
 
 
 def test_whole_games_end_at_80_and_crown_the_lowest_scores_with_ties():
-    results = play_games(3000, game_deal_source(4), [FirstLegal()] * 4)
+    results = play_games(3000, game_deal_source(load("straights"), 4), [FirstLegal()] * 4)
     assert (results.scores.max(axis=1) >= rules.GAME_OVER_SCORE).all()
     expected = np.array([[seat in rules.winners(tuple(scores)) for seat in range(4)] for scores in results.scores])
     assert np.array_equal(results.winners, expected)
@@ -225,7 +226,7 @@ def decks_of_game(source, game_id):
 
 
 def test_whole_games_match_the_reference_engine_and_observe_the_scores_before_each_round():
-    source = game_deal_source(8)
+    source = game_deal_source(load("straights"), 8)
     fast_recorder = Recorder(FirstLegal())
     results = play_games(np.arange(40, 100), source, [fast_recorder] * 4)
     for row, game_id in enumerate(range(40, 100)):
