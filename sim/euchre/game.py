@@ -14,35 +14,14 @@ from collections.abc import Sequence
 import numpy as np
 
 from sim import seating
+from sim.dealing import SeededPacks
 from sim.euchre import rules
 from sim.euchre.engine import Hand
 from sim.games import DealSource, Game, GamesResult, RoundsResult
 
-DEAL_DTYPE = np.int8
 GAME_HAND_ID_STRIDE = 1 << 20  # hand ids of game g are g * stride + hand number
-_NEW_PACK = np.array(rules.NEW_PACK, dtype=DEAL_DTYPE)
 
-
-def deal_at(seed: int, index: int, stream: Sequence[int] = ()) -> np.ndarray:
-    """(24,) deal ``index`` of the seeded sequence ``stream``."""
-    generator = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(*stream, index))))
-    return generator.permutation(_NEW_PACK)
-
-
-def deals_at(seed: int, indexes: np.ndarray, stream: Sequence[int] = ()) -> np.ndarray:
-    """(n, 24) int8 the deals at these indexes of the seeded sequence."""
-    indexes = np.asarray(indexes, dtype=np.int64)
-    if indexes.size and indexes.min() < 0:
-        raise ValueError("deal indexes start at 0")
-    rows = [deal_at(seed, int(index), stream) for index in indexes]
-    return np.stack(rows) if rows else np.empty((0, rules.PACK_SIZE), dtype=DEAL_DTYPE)
-
-
-def deals(seed: int, start: int, count: int, stream: Sequence[int] = ()) -> np.ndarray:
-    """(count, 24) int8 deals ``start`` .. ``start + count - 1`` of the seeded sequence."""
-    if start < 0 or count < 0:
-        raise ValueError(f"deal indexes start at 0 (asked for {count} from {start})")
-    return deals_at(seed, np.arange(start, start + count), stream)
+PACKS = SeededPacks(rules.NEW_PACK)  # deal i of a seed and stream: sim.dealing
 
 
 def play_hand_reference(
@@ -100,8 +79,8 @@ GAME = Game(
     num_seats=rules.NUM_PLAYERS,
     duplicate_seatings=seating.partnerships_rotated(),
     lower_is_better=False,
-    deals=deals,
-    deals_at=deals_at,
+    deals=PACKS.deals,
+    deals_at=PACKS.deals_at,
     play_rounds={"reference": play_rounds_reference},
     play_games={"reference": play_games_reference},
 )

@@ -1,0 +1,5 @@
+import sys
+
+from sim.ginrummy.cli import main
+
+sys.exit(main())

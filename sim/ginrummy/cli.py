@@ -1,0 +1,427 @@
+"""``ginrummy [--seed N]``: the CS 340 program — you against the spec's computer player.
+
+Three command sets, one letter each (case-insensitive, the first non-blank character of a line;
+the words after the first are its arguments): between hands ``Q H P S D``, drawing
+``Q H P C E O A S T``, discarding ``Q H P C E O A D K``. The prompt names the current set. Bad
+input gets one line saying what was wrong and the prompt again; end of input ends the program
+quietly with status 0. docs/ginrummy.md describes the text.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import string
+import sys
+from collections.abc import Callable, Iterator
+from typing import TextIO
+
+from sim.cards import card_name, cards_in, format_cards
+from sim.ginrummy import rules
+from sim.ginrummy.engine import (
+    Discarded,
+    Drew,
+    Event,
+    Game,
+    GameEnded,
+    HandEnded,
+    HandVoid,
+    Knocked,
+    Layout,
+    ScoresChanged,
+)
+from sim.ginrummy.observation import DRAW_DISCARD, DRAW_STOCK, NONE, Phase, knock
+from strategies.ginrummy import cs340
+
+YOU, COMPUTER = 0, 1
+NAMES = ("you", "the computer")
+LETTERS = string.ascii_lowercase
+BETWEEN, DRAWING, DISCARDING = "between-hands", "drawing", "discarding"
+COMMAND_SETS = {BETWEEN: "QHPSD", DRAWING: "QHPCEOAST", DISCARDING: "QHPCEOADK"}
+HELP = """Gin Rummy against the computer (CS 340 rules; game to 100). Commands are one letter, in either case.
+  Any time:       Q quit   H this help   P points
+  Between hands:  S start a new game   D deal a new hand
+  During a hand:  C list your cards   E peek at the computer's cards   O organize your cards
+                  A <n> <letter>  put card n of the last listing into set <letter> (a to z)
+  Drawing:        S draw from the stock   T take the top card of the discard pile
+  Discarding:     D <n>  discard card n   K <n>  knock, discarding card n (unmatched cards 10 or less)"""
+
+
+class EndOfInput(Exception):
+    """Standard input ran out: the program ends quietly."""
+
+
+class Quit(Exception):
+    """The user quit."""
+
+
+class BadCommand(Exception):
+    """A command that cannot be carried out; the message is the one line shown."""
+
+
+def seat_name(seat: int) -> str:
+    return NAMES[seat]
+
+
+def capitalized(text: str) -> str:
+    return text[0].upper() + text[1:]
+
+
+def melds_text(melds) -> str:
+    return " ".join(f"[{format_cards(meld)}]" for meld in melds) or "none"
+
+
+class Program:
+    """One run of the program over text streams."""
+
+    def __init__(self, rng: random.Random, stdin: TextIO, stdout: TextIO) -> None:
+        self.rng = rng
+        self.lines: Iterator[str] = iter(stdin)
+        self.out = stdout
+        self.game: Game | None = None
+        self.letters: dict[int, str] = {}  # the user's set letter of each card held
+        self.listing: list[int] = []  # the user's cards as last listed: position i + 1 is listing[i]
+
+    # -------------------------------------------------------------- input and output
+
+    def say(self, *lines: str) -> None:
+        self.out.write("".join(line + "\n" for line in lines))
+
+    def read_line(self) -> str:
+        self.out.flush()
+        try:
+            return next(self.lines)
+        except StopIteration:
+            raise EndOfInput from None
+
+    @property
+    def command_set(self) -> str:
+        if self.game is None or not self.game.in_hand:
+            return BETWEEN
+        return DRAWING if self.game.hand.phase == Phase.DRAW else DISCARDING
+
+    def prompt(self) -> str:
+        name = self.command_set
+        return f"[{name}: {' '.join(COMMAND_SETS[name])}]> "
+
+    def run(self) -> None:
+        self.new_game()
+        while True:
+            self.out.write(self.prompt())
+            line = self.read_line()
+            words = line.split()
+            if not words:
+                continue
+            try:
+                self.execute(words[0][0].upper(), words[1:])
+            except BadCommand as error:
+                self.say(str(error))
+
+    def execute(self, command: str, arguments: list[str]) -> None:
+        allowed = COMMAND_SETS[self.command_set]
+        if command not in allowed:
+            others = [name for name, letters in COMMAND_SETS.items() if command in letters]
+            elsewhere = f" (it is a {' and '.join(others)} command)" if others else ""
+            raise BadCommand(f"{command} is not a {self.command_set} command{elsewhere}; "
+                             f"{self.command_set} commands: {' '.join(allowed)} (H for help).")
+        handlers: dict[str, Callable[[list[str]], None]] = {
+            "Q": self.quit, "H": self.help, "P": self.points, "C": self.list_cards, "E": self.peek,
+            "O": self.organize, "A": self.arrange, "T": self.take_discard, "K": self.knock,
+        }
+        if self.command_set == BETWEEN:
+            handlers |= {"S": self.start_game, "D": self.deal}
+        else:
+            handlers |= {"S": self.draw_stock, "D": self.discard}
+        handlers[command](arguments)
+
+    # -------------------------------------------------------------- commands at any time
+
+    def quit(self, arguments: list[str]) -> None:
+        no_arguments("Q", arguments)
+        if self.game is not None and (self.game.in_hand or (self.game.hands_dealt and not self.game.is_over)):
+            what = "hand" if self.game.in_hand else "game"
+            self.out.write(f"A {what} is in progress. Quit anyway? (y/n) ")
+            if not self.read_line().strip().lower().startswith("y"):
+                self.say("Not quitting.")
+                return
+        raise Quit
+
+    def help(self, arguments: list[str]) -> None:
+        no_arguments("H", arguments)
+        name = self.command_set
+        self.say(HELP, f"Now {name}: the commands are {' '.join(COMMAND_SETS[name])}.")
+
+    def points(self, arguments: list[str]) -> None:
+        no_arguments("P", arguments)
+        game = self.game
+        lines = [
+            f"Points toward {game.target}: you {game.points[YOU]}, the computer {game.points[COMPUTER]}.",
+            f"Hands won (20-point box bonus each, not counted toward {game.target}): "
+            f"you {game.hands_won[YOU]}, the computer {game.hands_won[COMPUTER]}.",
+        ]
+        if game.is_over:
+            final = rules.final_scores(game.points, game.hands_won, game.winner)
+            lines.append(f"Game won by {seat_name(game.winner)}; totals with bonuses: "
+                         f"you {final[YOU]}, the computer {final[COMPUTER]}.")
+        else:
+            lines.append(f"The first to {game.target} points wins the game.")
+        self.say(*lines)
+
+    # -------------------------------------------------------------- between hands
+
+    def new_game(self) -> None:
+        first_dealer = self.rng.randrange(2)
+        arrangers = (self.user_melds, lambda hand: rules.organize(cards_in(hand)).complete)
+        self.game = Game(lambda: self.rng.sample(range(52), 52), first_dealer, arrangers=arrangers)
+        self.say(f"New game to {self.game.target} points: {seat_name(first_dealer)} deal{'s' * first_dealer} first."
+                 " Type D to deal, H for help.")
+
+    def start_game(self, arguments: list[str]) -> None:
+        no_arguments("S", arguments)
+        self.new_game()
+
+    def deal(self, arguments: list[str]) -> None:
+        no_arguments("D", arguments)
+        self.game.deal()
+        hand = self.game.hand
+        self.letters = dict.fromkeys(cards_in(hand.hands[YOU]), "a")
+        dealer = hand.dealer
+        self.say(f"Hand {self.game.hands_dealt}: {seat_name(dealer)} deal{'s' * dealer}; "
+                 f"{seat_name(1 - dealer)} {'has' if dealer == YOU else 'have'} 11 cards and start{'s' * (dealer == YOU)}.")
+        if hand.current_player == COMPUTER:
+            self.say("The computer starts with 11 cards and does not draw.")
+            self.computer_discard()
+        if self.game.in_hand:
+            self.your_turn()
+
+    # -------------------------------------------------------------- during a hand
+
+    def your_turn(self) -> None:
+        hand = self.game.hand
+        top = card_name(hand.top_discard) if hand.top_discard != NONE else "none"
+        action = "draw (S stock, T discard pile)" if hand.phase == Phase.DRAW else "discard (D <n>) or knock (K <n>)"
+        self.say(f"Your turn to {action}. Stock: {len(hand.stock)} cards. Top of the discard pile: {top}.")
+        self.show_yours()
+
+    def show_yours(self) -> None:
+        self.listing = self.show("Your cards:", self.letters)
+        unmatched = self.unmatched_cards(self.game.hand.hands[YOU])
+        self.say(f"Unmatched in your sets: {rules.cards_value(unmatched)} points.")
+
+    def show(self, title: str, letters: dict[int, str]) -> list[int]:
+        """List cards by set letter, then suit-major; returns the cards in the order listed."""
+        order = sorted(letters, key=lambda card: (letters[card], card))
+        self.say(title, *(f"{i:3} {letters[card]} {card_name(card)}" for i, card in enumerate(order, 1)))
+        return order
+
+    def list_cards(self, arguments: list[str]) -> None:
+        no_arguments("C", arguments)
+        self.show_yours()
+
+    def peek(self, arguments: list[str]) -> None:
+        no_arguments("E", arguments)
+        organization = rules.organize(cards_in(self.game.hand.hands[COMPUTER]))
+        self.show("The computer's cards:", letters_of(organization))
+        self.say(f"Unmatched: {organization.unmatched_value} points.")
+
+    def organize(self, arguments: list[str]) -> None:
+        no_arguments("O", arguments)
+        self.letters = letters_of(rules.organize(cards_in(self.game.hand.hands[YOU])))
+        self.show_yours()
+
+    def arrange(self, arguments: list[str]) -> None:
+        if len(arguments) != 2:
+            raise BadCommand("A needs a card number and a set letter, e.g. A 3 b.")
+        card = self.listed_card("A", arguments[0])
+        letter = arguments[1].lower()
+        if len(letter) != 1 or letter not in LETTERS:
+            raise BadCommand(f"'{arguments[1]}' is not a set letter: use one letter from a to z.")
+        self.letters[card] = letter
+        self.say(f"{card_name(card)} is now in set {letter}.")
+
+    def listed_card(self, command: str, text: str) -> int:
+        """The card at position ``text`` of the last listing of the user's hand."""
+        count = len(self.listing)
+        try:
+            position = int(text)
+        except ValueError:
+            raise BadCommand(f"'{text}' is not a card number: {command} needs a number from 1 to {count}.") from None
+        if not 1 <= position <= count:
+            raise BadCommand(f"There is no card {position}: {command} needs a number from 1 to {count}.")
+        return self.listing[position - 1]
+
+    def draw_stock(self, arguments: list[str]) -> None:
+        no_arguments("S", arguments)
+        self.user_draw(DRAW_STOCK)
+
+    def take_discard(self, arguments: list[str]) -> None:
+        no_arguments("T", arguments)
+        self.user_draw(DRAW_DISCARD)
+
+    def user_draw(self, action: int) -> None:
+        (drew,) = self.game.apply(action)
+        source = "draw {} from the stock" if drew.from_stock else "take {} from the discard pile"
+        # The new card gets a set of its own, listed last, so it is easy to find.
+        self.letters[drew.card] = LETTERS[min(LETTERS.index(max(self.letters.values())) + 1, len(LETTERS) - 1)]
+        self.say(f"You {source.format(card_name(drew.card))}.")
+        self.your_turn()
+
+    def chosen_throw(self, command: str, arguments: list[str]) -> int:
+        if len(arguments) != 1:
+            raise BadCommand(f"{command} needs the number of the card to discard, e.g. {command} 3.")
+        card = self.listed_card(command, arguments[0])
+        if card == self.game.hand.taken:
+            raise BadCommand(f"You may not discard {card_name(card)}: you just took it from the discard pile.")
+        return card
+
+    def discard(self, arguments: list[str]) -> None:
+        card = self.chosen_throw("D", arguments)
+        del self.letters[card]
+        self.report(self.game.apply(card))
+        if self.game.in_hand:
+            self.computer_turn()
+
+    def knock(self, arguments: list[str]) -> None:
+        card = self.chosen_throw("K", arguments)
+        left = self.unmatched_cards(self.game.hand.hands[YOU] & ~(1 << card))
+        value = rules.cards_value(left)
+        if value > rules.KNOCK_LIMIT:
+            raise BadCommand(f"You cannot knock: your unmatched cards ({format_cards(left)}) count {value} points, "
+                             f"more than {rules.KNOCK_LIMIT}; arrange your sets with A or O.")
+        del self.letters[card]
+        self.report(self.game.apply(knock(card)))
+
+    # -------------------------------------------------------------- sets and the computer
+
+    def user_sets(self, hand: int) -> list[list[int]]:
+        sets: dict[str, list[int]] = {}
+        for card in cards_in(hand):
+            sets.setdefault(self.letters.get(card, "a"), []).append(card)
+        return [sets[letter] for letter in sorted(sets)]
+
+    def user_melds(self, hand: int) -> list[list[int]]:
+        """The arranger of the user's cards: the sets that are runs or groups. Laid down as the
+        defender with a single set, the hand is organized first, as the O command would."""
+        sets = self.user_sets(hand)
+        if len(sets) == 1 and self.game.hand.ended is None and self.game.hand.current_player == COMPUTER:
+            self.letters = letters_of(rules.organize(cards_in(hand)))
+            sets = self.user_sets(hand)
+        return [cards for cards in sets if rules.is_meld(cards)]
+
+    def unmatched_cards(self, hand: int) -> list[int]:
+        return [card for cards in self.user_sets(hand) if not rules.is_meld(cards) for card in cards]
+
+    def computer_turn(self) -> None:
+        hand = self.game.hand
+        taken = cs340.choose_draw(list(cards_in(hand.hands[COMPUTER])), hand.top_discard) == "discard"
+        (drew,) = self.game.apply(DRAW_DISCARD if taken else DRAW_STOCK)
+        self.say(f"The computer takes {card_name(drew.card)} from the discard pile." if taken
+                 else "The computer draws from the stock.")
+        self.computer_discard()
+        if self.game.in_hand:
+            self.your_turn()
+
+    def computer_discard(self) -> None:
+        hand = self.game.hand
+        card, knocks = cs340.choose_discard(list(cards_in(hand.hands[COMPUTER])),
+                                            None if hand.taken == NONE else hand.taken)
+        self.report(self.game.apply(knock(card) if knocks else card))
+
+    # -------------------------------------------------------------- results
+
+    def report(self, events: list[Event]) -> None:
+        for event in events:
+            self.say(*event_lines(event, self.game.target))
+
+
+def letters_of(organization: rules.Organization) -> dict[int, str]:
+    """Set letters a, b, c, ... for the organized sets, in the spec's category order."""
+    return {card: LETTERS[i] for i, cards in enumerate(organization.sets()) for card in cards}
+
+
+def no_arguments(command: str, arguments: list[str]) -> None:
+    if arguments:
+        raise BadCommand(f"{command} takes nothing after it (got '{' '.join(arguments)}').")
+
+
+def layout_line(seat: int, shown: Layout) -> str:
+    value = rules.cards_value(shown.unmatched)
+    owner = "Your" if seat == YOU else "The computer's"
+    return f"{owner} melds: {melds_text(shown.melds)}; unmatched: {format_cards(shown.unmatched) or 'none'} ({value} points)."
+
+
+def result_lines(ended: HandEnded) -> list[str]:
+    knocker, defender = ended.knocker, 1 - ended.knocker
+    lines = [layout_line(knocker, ended.knocker_layout), layout_line(defender, ended.defender_layout)]
+    for card, meld in ended.layoffs:
+        lays = "lay" if defender == YOU else "lays"
+        lines.append(f"{capitalized(seat_name(defender))} {lays} off {card_name(card)} on "
+                     f"[{format_cards(ended.knocker_layout.melds[meld])}].")
+    if ended.layoffs:
+        lines.append(f"Unmatched after laying off: {ended.defender_deadwood} points.")
+    score = ended.score
+    winner = capitalized(seat_name(score.winner))
+    plural = "" if score.winner == YOU else "s"
+    if score.kind == "gin":
+        how = f"Gin! {winner} score{plural} {score.points} points ({ended.defender_deadwood} + 20 gin bonus)."
+    elif score.kind == "undercut":
+        difference = ended.knocker_deadwood - ended.defender_deadwood
+        how = f"Undercut! {winner} score{plural} {score.points} points ({difference} + 10 undercut bonus)."
+    else:
+        how = f"{winner} score{plural} {score.points} points ({ended.defender_deadwood} - {ended.knocker_deadwood})."
+    return lines + [how]
+
+
+def event_lines(event: Event, target: int) -> list[str]:
+    """The text for one engine event of a user's or the computer's discard or knock."""
+    match event:
+        case Discarded(seat=seat, card=card):
+            return [f"{capitalized(seat_name(seat))} discard{'s' * seat} {card_name(card)}."]
+        case Knocked(seat=seat, card=card):
+            return [f"{capitalized(seat_name(seat))} knock{'s' * seat}, discarding {card_name(card)}."]
+        case HandEnded():
+            return result_lines(event)
+        case HandVoid():
+            return ["The stock is down to two cards: the hand is void and nobody scores.",
+                    "The same dealer deals again. Type D to deal."]
+        case ScoresChanged(points=points):
+            return [f"Points toward {target}: you {points[YOU]}, the computer {points[COMPUTER]}."]
+        case GameEnded(winner=winner, points=points, hands_won=won, final=final, shutout=shutout):
+            bonus = rules.SHUTOUT_GAME_BONUS if shutout else rules.GAME_BONUS
+            return [
+                f"{capitalized(seat_name(winner))} reach{'es' * winner} {points[winner]} and win{'s' * winner} the game"
+                + (" (a shutout)." if shutout else "."),
+                f"Final: you {points[YOU]} + {bonus * (winner == YOU)} game bonus + {won[YOU]} x 20 box = {final[YOU]}; "
+                f"the computer {points[COMPUTER]} + {bonus * (winner == COMPUTER)} game bonus"
+                f" + {won[COMPUTER]} x 20 box = {final[COMPUTER]}.",
+                "Type S for a new game, or D to play more hands on these points.",
+            ]
+    return []
+
+
+def parse_arguments(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="ginrummy", description="Gin Rummy against the CS 340 computer player.")
+    parser.add_argument("--seed", type=int, help="seed the shuffles and the first dealer (repeatable games)")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
+    """Run the program; ``argv`` excludes the program name."""
+    arguments = parse_arguments(sys.argv[1:] if argv is None else argv)
+    program = Program(random.Random(arguments.seed), stdin, stdout)
+    try:
+        program.run()
+    except EndOfInput:
+        stdout.write("\n")  # end the last prompt's line
+        stdout.flush()
+    except Quit:
+        stdout.write("Goodbye.\n")
+        stdout.flush()
+    except BrokenPipeError:
+        sys.stdout = None  # the reader went away (e.g. `ginrummy | head`): stop quietly
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,62 @@
+"""What a Gin Rummy player may see when it is to move, for a batch of hands at once.
+
+A player sees its own cards, the discard pile, the cards its opponent took from the discard pile
+and still holds, the cards the opponent threw, the stock's size and the game scores — never the
+opponent's hand or the stock. Every field is a numpy array whose first axis is the hand.
+
+Actions are ints: ``DRAW_STOCK`` and ``DRAW_DISCARD`` draw; a card id (``sim.cards``) discards that
+card; ``KNOCK + card`` knocks, discarding that card face down.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+
+import numpy as np
+
+DRAW_STOCK = 52
+DRAW_DISCARD = 53
+KNOCK = 54
+NUM_ACTIONS = KNOCK + 52  # the size of the action space, for masks and policy arrays
+NONE = -1  # no card: an empty discard pile, nothing taken this turn
+
+
+class Phase(IntEnum):
+    """The steps of a turn."""
+
+    DRAW = 0
+    DISCARD = 1  # discard or knock
+    OVER = 2
+
+
+def knock(card: int) -> int:
+    """The action that knocks, discarding ``card``."""
+    return KNOCK + card
+
+
+def knocked_card(action: int) -> int | None:
+    """The card a knock action discards, or None when the action is not a knock."""
+    return action - KNOCK if action >= KNOCK else None
+
+
+@dataclass(frozen=True)
+class Observation:
+    """One seat's view of ``n`` hands in which it is to move; arrays have ``n`` rows."""
+
+    seat: np.ndarray  # (n,) the seat to move
+    dealer: np.ndarray  # (n,)
+    phase: np.ndarray  # (n,) a ``Phase``
+    legal: np.ndarray  # (n, NUM_ACTIONS) bool
+    hand: np.ndarray  # (n,) int64 card bitmask of the cards held
+    top_discard: np.ndarray  # (n,) the face-up card, or ``NONE``
+    discard_pile: np.ndarray  # (n,) int64 bitmask of every card in the discard pile
+    opponent_took: np.ndarray  # (n,) int64 bitmask: cards the opponent took from the pile and still holds
+    opponent_threw: np.ndarray  # (n,) int64 bitmask: every card the opponent discarded this hand
+    taken: np.ndarray  # (n,) the card this seat just took from the pile (it may not throw it back), or ``NONE``
+    stock_size: np.ndarray  # (n,)
+    scores: np.ndarray  # (n, 2) game points of each seat before this hand (toward 100)
+    hand_id: np.ndarray  # (n,) int64 a stable id of the hand, for strategies that seed per decision
+
+    def __len__(self) -> int:
+        return len(self.seat)
