@@ -1,0 +1,5 @@
+import sys
+
+from sim.gemstones.cli import main
+
+sys.exit(main())

@@ -1,0 +1,351 @@
+"""``gemstones``: the console game for two players, each a human or a registered strategy.
+
+It shows the table at each turn in the spec's formats, asks each choice with the options spelled
+out, and before every round (player 1's turn) offers to pause: the whole game goes to a file and the
+program ends; ``--load FILE`` or the start-up question resumes it. Bad input gets one line and the
+same prompt again; end of input ends the program quietly, saving nothing (docs/gemstones.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Iterator
+from typing import TextIO
+
+import strategies
+from sim.gemstones import rules, savefile
+from sim.gemstones.engine import (
+    NUM_PLAYERS, BoughtThirdChain, Chained, Discarded, Drew, Event, GameEnded, Sold, State, TradeAreaFilled,
+    TurnStarted,
+)
+from sim.gemstones.game import PACKS
+from sim.gemstones.observation import BUY, CHAIN, DISCARD, PASS, PLAY, SELL, Phase
+
+PROMPT = "> "
+HUMAN = savefile.HUMAN
+SEED_RANGE = savefile.GAME_ID_RANGE
+SOURCE_NAMES = {"offer": "the offer", "hand": "the hand", "trade": "the trade area"}
+YES, NO = ("y", "yes"), ("n", "no")
+
+
+class EndOfInput(Exception):
+    """Standard input ran out: the program ends quietly without saving."""
+
+
+class Paused(Exception):
+    """The game was saved; the program ends."""
+
+
+def amount(count: int, noun: str) -> str:
+    """``count`` and ``noun``, plural unless the count is one: "1 card", "3 coins"."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def player_line(name: str, coins: int) -> str:
+    """The spec's player line: the name in 9 characters, a space, then the coins."""
+    return f"{name:<9} {coins} coins"
+
+
+def table_lines(state: State, names: list[str], show_hand: bool) -> list[str]:
+    """The table at the start of a turn: both players and their chains, the discard pile's top card,
+    the trade area, the deck size, and the mover's hand when a human is to move."""
+    lines = ["", f"Turn {state.turn}: {names[state.current_player]} to play"]
+    for seat in range(NUM_PLAYERS):
+        lines.append(player_line(names[seat], state.coins[seat]))
+        lines += [rules.format_chain(chain) for chain in state.slots[seat] if chain is not None]
+    lines.append(f"Discard pile: {rules.LETTERS[state.discard[-1]] if state.discard else 'empty'}")
+    lines.append(f"Trade area: {rules.format_cards(state.trade_area) or 'empty'}")
+    lines.append(f"Deck: {len(state.deck)} cards")
+    if show_hand:
+        lines.append(f"Hand: {rules.format_cards(state.hands[state.current_player]) or 'empty'}")
+    return lines
+
+
+def event_lines(event: Event, names: list[str]) -> list[str]:
+    """The text of one engine event (the table itself is printed separately)."""
+    match event:
+        case TurnStarted():
+            return []
+        case BoughtThirdChain(seat=seat, cost=cost):
+            return [f"{names[seat]} buys a third chain for {cost} coins."]
+        case Drew(seat=seat, stones=stones):
+            return [f"{names[seat]} draws {len(stones)} card{'s' * (len(stones) != 1)} into the hand."]
+        case Chained(seat=seat, stone=stone, source=source):
+            return [f"{names[seat]} chains {rules.LETTERS[stone]} from {SOURCE_NAMES[source]}."]
+        case Sold(seat=seat, stone=stone, length=length, coins=coins):
+            return [f"{names[seat]} sells the {rules.STONES[stone]} chain of {length} for {amount(coins, 'coin')}."]
+        case Discarded(seat=seat, stones=stones, source="offer"):
+            return [f"{names[seat]} discards the rest of the offer: {rules.format_cards(stones)}."]
+        case Discarded(seat=seat, stones=stones):
+            return [f"{names[seat]} discards {rules.format_cards(stones)} from the hand."]
+        case TradeAreaFilled(seat=seat, drawn=drawn, pulled=pulled):
+            line = f"{names[seat]} draws {rules.format_cards(drawn) or 'nothing'} into the trade area"
+            return [line + (f" and pulls {rules.format_cards(pulled)} from the discard pile." if pulled else ".")]
+        case GameEnded(coins=coins, winner=winner):
+            lines = ["", "The deck is empty: the game is over."]
+            lines += [player_line(names[seat], coins[seat]) for seat in range(NUM_PLAYERS)]
+            return lines + ["It's a draw." if winner is None else f"{names[winner]} wins!"]
+    raise TypeError(f"unknown event {event!r}")
+
+
+class Program:
+    """One run of the console game over text streams."""
+
+    def __init__(self, stdin: TextIO, stdout: TextIO) -> None:
+        self.out = stdout
+        self.lines = (line.strip() for line in stdin if line.strip())
+        self.saved: savefile.SavedGame | None = None
+        self.computers: dict[int, strategies.Strategy] = {}
+
+    def write(self, lines: list[str]) -> None:
+        self.out.write("".join(line + "\n" for line in lines))
+
+    def ask(self, question: str) -> str:
+        """Print the question and the prompt, and return the next non-blank input line."""
+        self.out.write(f"{question}\n{PROMPT}")
+        self.out.flush()
+        try:
+            return next(self.lines)
+        except StopIteration:
+            raise EndOfInput from None
+
+    def ask_yes_no(self, question: str) -> bool:
+        while (answer := self.ask(question).lower()) not in YES + NO:
+            self.write(["Please answer y or n."])
+        return answer in YES
+
+    # -- starting ------------------------------------------------------------------------------
+
+    def start(self, load: str | None, kinds: list[str] | None, seed: int) -> list[Event]:
+        """Set up the game (loaded or new); returns the events of its start."""
+        if load is None and kinds is None:
+            while (answer := self.ask("Type n for a new game or l to load a saved game.").lower()) not in ("n", "l"):
+                self.write(["Please answer n or l."])
+            if answer == "l":
+                self.saved = self.ask_save_file()
+        if self.saved is None:
+            return self.new_game(kinds or [HUMAN, HUMAN], seed)
+        self.computers = {seat: strategies.get("gemstones", kind)
+                          for seat, kind in enumerate(self.saved.kinds) if kind != HUMAN}
+        return []
+
+    def ask_save_file(self) -> savefile.SavedGame:
+        while True:
+            path = self.ask("Load which file?")
+            try:
+                return savefile.load(path)
+            except savefile.SaveFileError as error:
+                self.write([f"Cannot load {path}: {error}."])
+
+    def new_game(self, kinds: list[str], seed: int) -> list[Event]:
+        names: list[str] = []
+        for seat, kind in enumerate(kinds):
+            names.append(self.ask_name(seat, names) if kind == HUMAN else self.computer_name(seat, kinds))
+        state, events = State.new(PACKS.deal_at(seed, 0), game_id=seed)
+        self.saved = savefile.SavedGame(names, list(kinds), state)
+        self.computers = {seat: strategies.get("gemstones", kind) for seat, kind in enumerate(kinds) if kind != HUMAN}
+        return events
+
+    def ask_name(self, seat: int, taken: list[str]) -> str:
+        while True:
+            name = self.ask(f"Name of player {seat + 1}?")
+            if not savefile.NAME_PATTERN.fullmatch(name):
+                self.write([f"A name is one word of at most {savefile.MAX_NAME_LENGTH} characters."])
+            elif name in taken:
+                self.write([f"{name} is taken; choose another name."])
+            else:
+                return name
+
+    @staticmethod
+    def computer_name(seat: int, kinds: list[str]) -> str:
+        """A computer is called by its strategy; the same strategy twice gets seat numbers."""
+        name = kinds[seat].split(":")[0][: savefile.MAX_NAME_LENGTH - 1]
+        return f"{name}{seat + 1}" if kinds.count(kinds[seat]) > 1 else name
+
+    # -- playing -------------------------------------------------------------------------------
+
+    def play(self, events: list[Event]) -> None:
+        saved = self.saved
+        state = saved.state
+        self.report(events)
+        turn_start = True  # a new or loaded game waits at the start of a turn
+        while not state.is_over:
+            seat = state.current_player
+            if turn_start:
+                if seat == 0 and HUMAN in saved.kinds:
+                    self.offer_pause()
+                self.write(table_lines(state, saved.names, saved.kinds[seat] == HUMAN))
+                if saved.kinds[seat] == HUMAN and len(state.slots[seat]) == rules.BASE_SLOTS:
+                    self.ask_buy()
+            legal = state.legal_actions()
+            if seat in self.computers:
+                action = int(self.computers[seat].choose(state.observe())[0])
+            elif len(legal) == 1:
+                action = legal[0]  # nothing to ask: the front card must be played, or the only sale
+            else:
+                action = self.ask_action()
+            events = state.apply(action)
+            turn_start = any(isinstance(event, TurnStarted) for event in events)
+            self.report(events)
+
+    def report(self, events: list[Event]) -> None:
+        for event in events:
+            self.write(event_lines(event, self.saved.names))
+
+    def offer_pause(self) -> None:
+        if not self.ask_yes_no("Pause the game here and save it to a file? (y/n)"):
+            return
+        while True:
+            path = self.ask("Save to which file?")
+            try:
+                savefile.save(path, self.saved)
+            except OSError as error:
+                self.write([f"Could not save to {path}: {error.strerror or error}."])
+            else:
+                self.write([f"Game saved to {path}."])
+                raise Paused
+
+    def ask_buy(self) -> None:
+        """Every human turn while the third chain is not bought, as the spec's main loop offers it."""
+        state = self.saved.state
+        seat, cost = state.current_player, state.variants.third_chain_cost
+        question = f"Buy a third chain for {cost} coins? You have {state.coins[seat]}. (y/n)"
+        while self.ask_yes_no(question):
+            if state.phase == Phase.BUY:
+                self.report(state.apply(BUY))
+                return
+            self.write([f"You need {cost} coins to buy the third chain."])
+        if state.phase == Phase.BUY:
+            self.report(state.apply(PASS))
+
+    def ask_action(self) -> int:
+        """Ask the human to move for the current decision; returns a legal action."""
+        state = self.saved.state
+        seat = state.current_player
+        phase = state.phase
+        if phase == Phase.PLAY_SECOND:
+            front = rules.LETTERS[state.hands[seat][0]]
+            return PLAY if self.ask_yes_no(f"Play your next card, {front}, too? (y/n)") else PASS
+        if phase in (Phase.OFFER, Phase.TRADE):
+            return self.ask_chain(phase)
+        if phase == Phase.DISCARD:
+            return self.ask_discard()
+        return self.ask_sale()
+
+    def ask_chain(self, phase: Phase) -> int:
+        state = self.saved.state
+        stones = sorted(set(state.trade_area))
+        choices = ", ".join(rules.LETTERS[stone] for stone in stones)
+        opponent = self.saved.names[1 - state.current_player]
+        where = f"Offer from {opponent}" if phase == Phase.OFFER else "Trade area"
+        rest = "discard the rest" if phase == Phase.OFFER else f"leave the rest for {opponent}"
+        question = (f"{where}: {rules.format_cards(state.trade_area)}. "
+                    f"Type a stone to chain ({choices}), or n to {rest}.")
+        while True:
+            answer = self.ask(question)
+            if answer.lower() in NO:
+                return PASS
+            try:
+                stone = rules.parse_letter(answer)
+            except rules.NotAStone as error:
+                self.write([f"{error}."])
+                continue
+            if stone in stones:
+                return CHAIN + stone
+            self.write([f"There is no {rules.STONES[stone]} in the trade area."])
+
+    def ask_discard(self) -> int:
+        hand = self.saved.state.hands[self.saved.state.current_player]
+        numbered = " ".join(f"{position}:{rules.LETTERS[stone]}" for position, stone in enumerate(hand, 1))
+        question = f"Discard a card? Hand: {numbered}. Type its position (1-{len(hand)}), or n to keep them all."
+        while True:
+            answer = self.ask(question)
+            if answer.lower() in NO:
+                return PASS
+            if not (answer.isascii() and answer.isdigit()):
+                self.write([f"Please type a position from 1 to {len(hand)}, or n."])
+            elif not 1 <= int(answer) <= len(hand):
+                self.write([f"Position {answer} is out of range (1-{len(hand)})."])
+            else:
+                return DISCARD + int(answer) - 1
+
+    def ask_sale(self) -> int:
+        state = self.saved.state
+        slots = state.slots[state.current_player]
+        sellable = [action - SELL for action in state.legal_actions()]
+        options = ", ".join(
+            f"{slot + 1}: {rules.STONES[slots[slot][0]]} ({amount(slots[slot][1], 'card')}, "
+            f"{amount(rules.chain_value(*slots[slot]), 'coin')})"
+            for slot in sellable
+        )
+        question = (f"No chain or free slot for {rules.LETTERS[state.pending]}: a chain must be sold. "
+                    f"Type its number ({options}).")
+        while True:
+            answer = self.ask(question)
+            if answer.isascii() and answer.isdigit() and int(answer) - 1 in sellable:
+                return SELL + int(answer) - 1
+            self.write([f"Please type one of {', '.join(str(slot + 1) for slot in sellable)}."])
+
+
+def parse_seed(text: str) -> int:
+    try:
+        seed = int(text.strip(), 10)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid seed {text!r}: expected a whole number") from None
+    if not SEED_RANGE[0] <= seed <= SEED_RANGE[1]:
+        raise argparse.ArgumentTypeError(f"invalid seed {text!r}: must be from {SEED_RANGE[0]} to {SEED_RANGE[1]}")
+    return seed
+
+
+def parse_players(text: str) -> list[str]:
+    """Two comma-separated kinds, each ``human`` or a registered gemstones strategy."""
+    kinds = [kind.strip() for kind in text.split(",")]
+    if len(kinds) != NUM_PLAYERS:
+        raise argparse.ArgumentTypeError(f"expected two players, e.g. human,heuristic (got {text!r})")
+    for kind in kinds:
+        if kind != HUMAN:
+            try:
+                strategies.get("gemstones", kind)
+            except strategies.StrategyError as error:
+                raise argparse.ArgumentTypeError(str(error)) from None
+    return kinds
+
+
+def argument_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="gemstones", description="Play Gemstones, the two-player chaining game.")
+    parser.add_argument("--players", type=parse_players, metavar="A,B",
+                        help="each 'human' or a strategy (e.g. human,heuristic); default: two humans")
+    parser.add_argument("--seed", type=parse_seed, help="deal seed (default: the clock)")
+    parser.add_argument("--load", metavar="FILE", help="resume a paused game")
+    return parser
+
+
+def main(argv: list[str] | None = None, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
+    parser = argument_parser()
+    args = parser.parse_args(argv)
+    if args.load and (args.players or args.seed is not None):
+        parser.error("--load resumes a saved game: its players and deal come from the file")
+    program = Program(stdin, stdout)
+    if args.load:
+        try:
+            program.saved = savefile.load(args.load)
+        except savefile.SaveFileError as error:
+            print(f"gemstones: cannot load {args.load}: {error}", file=sys.stderr)
+            return 2
+    seed = args.seed if args.seed is not None else time.time_ns() % 2**63
+    try:
+        program.play(program.start(args.load, args.players, seed))
+    except (EndOfInput, Paused):
+        pass
+    except BrokenPipeError:
+        # The reader went away (e.g. `gemstones | head`): stop quietly, as other Unix tools do.
+        sys.stdout = None
+        return 1
+    stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

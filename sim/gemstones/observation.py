@@ -1,0 +1,90 @@
+"""What a Gemstones player may see when it is to move (notes, section 7), for a batch of games.
+
+The reference engine hands strategies an ``Observation`` of one game and expects one action back.
+Fields are numpy arrays whose first axis is the game. Seats are absolute (0 moves first); chains
+are ``(B, 2, 3)`` arrays of stone ids and lengths, ``NONE`` for an empty or unbought slot. The
+opponent's hand and the deck order are never part of an observation: only their sizes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+
+import numpy as np
+
+from sim.gemstones import rules
+
+NONE = -1
+
+# Actions, one integer namespace so that legal actions sort naturally.
+CHAIN = 0  # CHAIN + stone: chain a trade-area card of that stone
+SELL = CHAIN + rules.NUM_STONES  # SELL + slot: the chain sold to make room
+BUY = SELL + rules.MAX_SLOTS  # buy the third chain
+PLAY = BUY + 1  # play the front card of the hand
+PASS = PLAY + 1  # decline: no purchase, no (more) chaining, no second play, no discard
+DISCARD = PASS + 1  # DISCARD + position: discard the hand card at that position
+NUM_ACTIONS = DISCARD + rules.NUM_CARDS
+
+
+class Phase(IntEnum):
+    """The decision the current player faces (notes, section 5)."""
+
+    BUY = 0  # step 0: buy the third chain?
+    OFFER = 1  # step 1: chain a card the opponent left, or pass (the rest is discarded)
+    PLAY_FIRST = 2  # step 2: the front card must be played
+    PLAY_SECOND = 3  # step 3: play the next card too?
+    DISCARD = 4  # step 4: discard one hand card?
+    TRADE = 5  # step 5: chain a trade-area card, or pass (the rest is offered to the opponent)
+    SELL = 6  # a card has no chain and no free slot: which chain is sold?
+    OVER = 7
+
+
+def describe(action: int) -> str:
+    """A short readable name of an action (for errors and logs)."""
+    if CHAIN <= action < SELL:
+        return f"chain {rules.STONES[action - CHAIN]}"
+    if SELL <= action < BUY:
+        return f"sell chain {action - SELL + 1}"
+    if DISCARD <= action < NUM_ACTIONS:
+        return f"discard hand card {action - DISCARD + 1}"
+    return {BUY: "buy the third chain", PLAY: "play the front card", PASS: "pass"}.get(action, f"action {action}")
+
+
+@dataclass(frozen=True)
+class Observation:
+    """One seat's view of ``len(seat)`` games in which it is to move."""
+
+    seat: np.ndarray  # (B,) the seat to move
+    phase: np.ndarray  # (B,) Phase
+    legal: np.ndarray  # (B, NUM_ACTIONS) bool
+    hand: np.ndarray  # (B, 104) own hand front first, NONE-padded
+    hand_sizes: np.ndarray  # (B, 2) both hands' sizes
+    chain_stones: np.ndarray  # (B, 2, 3)
+    chain_lengths: np.ndarray  # (B, 2, 3)
+    slots: np.ndarray  # (B, 2) 2 or 3
+    coins: np.ndarray  # (B, 2)
+    trade_counts: np.ndarray  # (B, 8) trade-area cards by stone
+    discard: np.ndarray  # (B, 104) bottom first, NONE-padded
+    removed_counts: np.ndarray  # (B, 8) sold cards out of play, by stone
+    pending: np.ndarray  # (B,) the stone waiting for a sale in Phase.SELL, else NONE
+    deck_size: np.ndarray  # (B,)
+    turn: np.ndarray  # (B,) turns started so far, 1 for the first
+    game_id: np.ndarray  # (B,) with ``step``, identifies the decision (for per-decision seeds)
+    step: np.ndarray  # (B,) decisions taken so far in the game
+    third_chain_cost: np.ndarray  # (B,)
+
+    def __len__(self) -> int:
+        return len(self.seat)
+
+    def unseen_counts(self, row: int) -> np.ndarray:
+        """(8,) the cards of each stone the player has not seen: the deck plus the opponent's hand."""
+        seen = np.zeros(rules.NUM_STONES, dtype=np.int64)
+        for cards in (self.hand[row], self.discard[row]):
+            np.add.at(seen, cards[cards != NONE], 1)
+        stones, lengths = self.chain_stones[row].ravel(), self.chain_lengths[row].ravel()
+        np.add.at(seen, stones[stones != NONE], lengths[stones != NONE])
+        seen += self.trade_counts[row] + self.removed_counts[row]
+        if self.pending[row] != NONE:
+            seen[self.pending[row]] += 1
+        return np.array(rules.CARDS_PER_STONE) - seen

@@ -1,0 +1,3 @@
+"""Gemstones strategies; importing this package registers them all."""
+
+from strategies.gemstones import greedy, heuristic, uniform  # noqa: F401

@@ -1,0 +1,25 @@
+"""``random``: a uniformly random legal action, seeded per decision so games replay exactly."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.gemstones.observation import Observation
+from strategies import register
+from strategies.montecarlo import decision_rng
+
+
+@register("gemstones", "random")
+class Uniform:
+    """Uniformly random over the legal actions (seeded by game, decision and ``seed``)."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    def choose(self, observation: Observation) -> np.ndarray:
+        actions = []
+        for row in range(len(observation)):
+            legal = np.flatnonzero(observation.legal[row])
+            rng = decision_rng(self.seed, int(observation.game_id[row]), int(observation.step[row]))
+            actions.append(int(legal[rng.integers(len(legal))]))
+        return np.array(actions, dtype=np.int64)
