@@ -322,6 +322,11 @@ def argument_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def play(computer: str, seed: int | None, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
+    """``cardsim play gemstones``: you against ``computer``."""
+    return main(["--players", f"human,{computer}"] + ([] if seed is None else ["--seed", str(seed)]), stdin, stdout)
+
+
 def main(argv: list[str] | None = None, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
     parser = argument_parser()
     args = parser.parse_args(argv)

@@ -169,3 +169,11 @@ def test_installed_program_and_module_run_without_tracebacks():
     assert done.returncode == 0 and done.stdout == (GOLDEN / "computers-seed-3.out").read_text()
     bad = subprocess.run(command + ["--load", "/nonexistent.sav"], capture_output=True, text=True, env=env)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
+
+
+def test_cardsim_play_gemstones_seats_you_against_the_best_bot():
+    from sim.gemstones.cli import play
+
+    out = io.StringIO()
+    assert play("best", 3, io.StringIO("Ann\n"), out) == 0
+    assert out.getvalue().startswith("Name of player 1?\n> Pause the game here")
