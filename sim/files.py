@@ -24,3 +24,19 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+class FileTooLarge(ValueError):
+    """A file larger than the reader accepts."""
+
+
+def read_bounded(path: str | os.PathLike[str], limit: int) -> bytes:
+    """The bytes of ``path``, reading no more than ``limit`` + 1 so a huge file cannot exhaust memory.
+
+    Raises ``OSError`` when the file cannot be read and ``FileTooLarge`` when it exceeds ``limit``.
+    """
+    with open(path, "rb") as stream:
+        data = stream.read(limit + 1)
+    if len(data) > limit:
+        raise FileTooLarge(f"{path} is larger than {limit} bytes")
+    return data

@@ -16,6 +16,7 @@ from typing import TextIO
 import numpy as np
 
 import strategies
+from sim.console import run_program
 from sim.cards import SUIT_NAMES, suit_of
 from sim.euchre import rules
 from sim.euchre.engine import (
@@ -256,12 +257,7 @@ def play(computer: str, seed: int | None, stdin: TextIO = sys.stdin, stdout: Tex
     pack = tuple(int(card) for card in np.random.default_rng(seed).permutation(rules.NEW_PACK))
     names = ("South", "West", "North", "East")  # you sit South, your partner North
     settings = Settings("(seeded pack)", True, rules.DEFAULT_POINTS_TO_WIN, names, ("Human", "Simple", "Simple", "Simple"))
-    try:
-        Program(settings, pack, stdin, stdout, computer=computer).run()
-    except EndOfInput:
-        pass
-    stdout.flush()
-    return 0
+    return run_program(Program(settings, pack, stdin, stdout, computer=computer).run, stdout, stops=(EndOfInput,))
 
 
 def main(
@@ -279,16 +275,7 @@ def main(
         stdout.write(f"{error}\n")
         return 1
     stdout.write("".join(word + " " for word in [program, *argv]) + "\n")
-    try:
-        Program(settings, pack, stdin, stdout).run()
-        stdout.flush()
-    except EndOfInput:
-        stdout.flush()
-    except BrokenPipeError:
-        # The reader went away (e.g. `euchre ... | head`): stop quietly, as other Unix tools do.
-        sys.stdout = None
-        return 1
-    return 0
+    return run_program(Program(settings, pack, stdin, stdout).run, stdout, stops=(EndOfInput,))
 
 
 if __name__ == "__main__":

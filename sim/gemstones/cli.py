@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from typing import TextIO
 
 import strategies
+from sim.console import run_program, seed_argument
 from sim.gemstones import rules, savefile
 from sim.gemstones.engine import (
     NUM_PLAYERS, BoughtThirdChain, Chained, Discarded, Drew, Event, GameEnded, Sold, State, TradeAreaFilled,
@@ -289,16 +290,6 @@ class Program:
             self.write([f"Please type one of {', '.join(str(slot + 1) for slot in sellable)}."])
 
 
-def parse_seed(text: str) -> int:
-    try:
-        seed = int(text.strip(), 10)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"invalid seed {text!r}: expected a whole number") from None
-    if not SEED_RANGE[0] <= seed <= SEED_RANGE[1]:
-        raise argparse.ArgumentTypeError(f"invalid seed {text!r}: must be from {SEED_RANGE[0]} to {SEED_RANGE[1]}")
-    return seed
-
-
 def parse_players(text: str) -> list[str]:
     """Two comma-separated kinds, each ``human`` or a registered gemstones strategy."""
     kinds = [kind.strip() for kind in text.split(",")]
@@ -317,7 +308,7 @@ def argument_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="gemstones", description="Play Gemstones, the two-player chaining game.")
     parser.add_argument("--players", type=parse_players, metavar="A,B",
                         help="each 'human' or a strategy (e.g. human,heuristic); default: two humans")
-    parser.add_argument("--seed", type=parse_seed, help="deal seed (default: the clock)")
+    parser.add_argument("--seed", type=seed_argument(*SEED_RANGE), help="deal seed (default: the clock)")
     parser.add_argument("--load", metavar="FILE", help="resume a paused game")
     return parser
 
@@ -340,16 +331,8 @@ def main(argv: list[str] | None = None, stdin: TextIO = sys.stdin, stdout: TextI
             print(f"gemstones: cannot load {args.load}: {error}", file=sys.stderr)
             return 2
     seed = args.seed if args.seed is not None else time.time_ns() % 2**63
-    try:
-        program.play(program.start(args.load, args.players, seed))
-    except (EndOfInput, Paused):
-        pass
-    except BrokenPipeError:
-        # The reader went away (e.g. `gemstones | head`): stop quietly, as other Unix tools do.
-        sys.stdout = None
-        return 1
-    stdout.flush()
-    return 0
+    return run_program(lambda: program.play(program.start(args.load, args.players, seed)), stdout,
+                       stops=(EndOfInput, Paused))
 
 
 if __name__ == "__main__":

@@ -37,7 +37,7 @@ import re
 from dataclasses import dataclass, fields
 
 import strategies
-from sim.files import atomic_write_bytes
+from sim.files import FileTooLarge, atomic_write_bytes, read_bounded
 from sim.gemstones import rules
 from sim.gemstones.engine import NUM_PLAYERS, State, Variants
 from sim.gemstones.observation import Phase
@@ -117,12 +117,11 @@ def save(path: str | os.PathLike[str], saved: SavedGame) -> None:
 def load(path: str | os.PathLike[str]) -> SavedGame:
     """Read and check a saved game; any problem raises ``SaveFileError`` with one clear line."""
     try:
-        with open(path, "rb") as stream:
-            raw = stream.read(MAX_FILE_BYTES + 1)
+        raw = read_bounded(path, MAX_FILE_BYTES)
     except OSError as error:
         raise SaveFileError(error.strerror or str(error)) from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise SaveFileError("file is too large to be a saved game")
+    except FileTooLarge:
+        raise SaveFileError("file is too large to be a saved game") from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:

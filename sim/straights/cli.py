@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from typing import TextIO
 
 import strategies
+from sim.console import run_program, seed_argument
 from sim.cards import RANKS, SUIT_NAMES, CardError, card_name, cards_in, format_cards, parse_card, suit_of
 from sim.straights import rules, savefile
 from sim.straights.engine import Discarded, Event, Game, GameEnded, Played, RoundEnded, RoundStarted, SpecDeck
@@ -183,20 +184,9 @@ class Program:
             self.write(f"Game saved to {path}.\n")
 
 
-def parse_seed(text: str) -> int:
-    """A seed as ``std::stoi`` reads it, but refusing trailing junk and values outside int's range."""
-    try:
-        seed = int(text.strip(), 10)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"invalid seed {text!r}: expected a whole number") from None
-    if not SEED_RANGE[0] <= seed <= SEED_RANGE[1]:
-        raise argparse.ArgumentTypeError(f"invalid seed {text!r}: must be from {SEED_RANGE[0]} to {SEED_RANGE[1]}")
-    return seed
-
-
 def argument_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="straights", description="Play Straights as the CS246 spec prints it.")
-    parser.add_argument("seed", nargs="?", type=parse_seed, help="shuffle seed (default: the clock)")
+    parser.add_argument("seed", nargs="?", type=seed_argument(*SEED_RANGE), help="shuffle seed (default: the clock)")
     parser.add_argument("--computer", default="first-legal", metavar="NAME",
                         help="registered strategy for computer players and ragequit replacements")
     parser.add_argument("--load", metavar="FILE", help="resume a game written by the `save FILE` command")
@@ -233,20 +223,14 @@ def main(argv: list[str] | None = None, stdin: TextIO = sys.stdin, stdout: TextI
     else:
         saved = new_game(args.seed, args.computer)
     program = Program(saved, stdin, stdout)
-    try:
+
+    def run() -> None:
         if not args.load:
             program.ask_player_kinds()
             program.report(saved.game.start())
         program.play()
-        stdout.flush()
-    except (EndOfInput, Quit):
-        stdout.flush()
-    except BrokenPipeError:
-        # The reader went away (e.g. `straights | head`): stop quietly, as other Unix tools do.
-        sys.stdout = None
-        return 1
-    return 0
 
+    return run_program(run, stdout, stops=(EndOfInput, Quit))
 
 if __name__ == "__main__":
     sys.exit(main())
