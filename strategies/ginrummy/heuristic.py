@@ -1,82 +1,169 @@
-"""A stronger Gin Rummy player: least deadwood first, then safety and flexibility, and a knock
-that waits for a better hand only while the stock is deep.
+"""A stronger Gin Rummy player: least deadwood first, then live cards and safety, and a knock that
+holds for gin only while the hand is nearly there and the stock is deep.
 
-- Draw: take the face-up card when it joins a meld, or when it cuts the deadwood by at least
-  ``take_gain`` points (it is not thrown back this turn).
-- Throw: the card leaving the least deadwood; close calls (within ``slack`` points) go to the card
-  that feeds the opponent least — one of a rank or suit stretch the opponent has been picking up
-  is dangerous, one the opponent threw a neighbour of is safer — and keeps the most live cards
-  (unseen cards that would pair with what stays).
-- Knock: as soon as allowed, except while the stock is deeper than ``patience`` cards and the
-  deadwood is over ``early_knock``: then keep building toward a low knock or gin.
+- Draw: take the face-up card when, after the best throw, it cuts the least deadwood by at least
+  ``take_gain`` points (a card that joins a meld usually does).
+- Throw: the card minimising ``deadwood left - out_weight * outs + danger``, where outs are the unseen
+  cards (not in the hand, the discard pile or known to be the opponent's) that would join a meld
+  with the ten cards kept, and danger counts what is known of the opponent's hand: a card of a rank
+  it took from the pile, or within two of a card it took in the same suit, is dangerous; a card of
+  a rank it threw, or next to a card it threw, is safer.
+- Knock: gin always; otherwise when the deadwood is at most 10, except while the deadwood is at most
+  ``gin_hold`` and more than ``patience`` cards are left in the stock (then wait for gin), or while
+  the deadwood is over ``early_knock`` and the stock is still deeper than ``late``: late in the
+  hand it knocks at once.
+
+Only the seat's own observations are read (never the opponent's hand). The player remembers the
+cards it threw in the current hand (by seat and hand id, forgotten when the stock grows, i.e. a new
+hand) and never takes one of them back from the pile: without that, two players taking each other's
+throws can circle forever without the stock shrinking. Given the same observations in the same order
+it makes the same choices.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from sim.cards import ALL_CARDS_MASK, cards_in
+from sim.cards import ALL_CARDS_MASK, cards_in, rank_of, suit_of
 from sim.ginrummy import rules
-from sim.ginrummy.observation import DRAW_DISCARD, DRAW_STOCK, KNOCK, Observation, Phase, knock
+from sim.ginrummy.observation import DRAW_DISCARD, DRAW_STOCK, KNOCK, NONE, Observation, Phase, knock
 from strategies import register
+
+NUM_RANKS, NUM_SUITS = 13, 4
+
+
+def _ranks_mask(ranks: set[int]) -> int:
+    return sum(1 << (suit * NUM_RANKS + rank) for suit in range(NUM_SUITS) for rank in ranks)
+
+
+NOT_ACE, NOT_LOW2 = ALL_CARDS_MASK & ~_ranks_mask({0}), ALL_CARDS_MASK & ~_ranks_mask({0, 1})
+NOT_KING, NOT_HIGH2 = ALL_CARDS_MASK & ~_ranks_mask({12}), ALL_CARDS_MASK & ~_ranks_mask({11, 12})
+RANK_MASKS = tuple(_ranks_mask({rank}) for rank in range(NUM_RANKS))
+
+
+def meld_outs(hand: int) -> int:
+    """The mask of cards that would sit in a meld with ``hand`` (three of a rank, three in a row)."""
+    below1, below2 = (hand << 1) & NOT_ACE, (hand << 2) & NOT_LOW2  # card x with x-1 / x-2 held
+    above1, above2 = (hand >> 1) & NOT_KING, (hand >> 2) & NOT_HIGH2  # card x with x+1 / x+2 held
+    outs = (below1 & below2) | (below1 & above1) | (above1 & above2)
+    for rank_mask in RANK_MASKS:
+        if (hand & rank_mask).bit_count() >= 2:
+            outs |= rank_mask
+    return outs & ~hand
 
 
 def outs(hand: int, unseen: int) -> int:
     """How many unseen cards would join a meld with the hand: its chances to improve."""
-    return sum(rules.makes_meld(hand, card) for card in cards_in(unseen))
+    return (meld_outs(hand) & unseen).bit_count()
 
 
 def feeds(card: int, opponent_took: int) -> bool:
     """Whether ``card`` completes a meld with cards the opponent is known to hold."""
-    return opponent_took != 0 and rules.makes_meld(opponent_took, card)
+    return bool(meld_outs(opponent_took) >> card & 1)
+
+
+def _near(card: int, span: int) -> int:
+    """Cards of the same rank, or of the same suit within ``span`` ranks, as ``card``."""
+    rank, suit = rank_of(card), suit_of(card)
+    near = RANK_MASKS[rank]
+    for other in range(max(rank - span, 0), min(rank + span, NUM_RANKS - 1) + 1):
+        near |= 1 << (suit * NUM_RANKS + other)
+    return near & ~(1 << card)
+
+
+NEAR2 = tuple(_near(card, 2) for card in range(52))
+NEAR1 = tuple(_near(card, 1) for card in range(52))
+SAME_RANK = tuple(RANK_MASKS[rank_of(card)] & ~(1 << card) for card in range(52))
 
 
 class Heuristic:
-    """Least deadwood, then safety and live cards; take the face-up card for melds or big gains; knock patiently early."""
+    """Least deadwood with live cards and safety; take the face-up card when it helps; knock by the stock left."""
 
     def __init__(
-        self, take_gain: int = 6, slack: int = 3, patience: int = 99, early_knock: int = 6,
-        out_weight: float = 1.0, feed_cost: int = 8,
+        self, take_gain: int = 2, out_weight: float = 0.25, feed_cost: float = 6.0, near_cost: float = 1.5,
+        safe_bonus: float = 1.5, gin_hold: int = 0, patience: int = 99, early_knock: int = 10, late: int = 0,
     ) -> None:
         self.take_gain = take_gain
         self.out_weight = out_weight
         self.feed_cost = feed_cost
-        self.slack = slack
+        self.near_cost = near_cost
+        self.safe_bonus = safe_bonus
+        self.gin_hold = gin_hold
         self.patience = patience
         self.early_knock = early_knock
+        self.late = late
+        self._thrown: dict[tuple[int, int], tuple[int, int]] = {}  # (seat, hand id) -> (stock size, cards thrown)
 
-    def draw(self, hand: int, top: int) -> int:
-        if rules.makes_meld(hand, top):
-            return DRAW_DISCARD
+    def _memory(self, observation: Observation, row: int) -> tuple[tuple[int, int], int]:
+        """The key of this hand and the cards this seat has thrown in it (reset when a new hand starts)."""
+        key = (int(observation.seat[row]), int(observation.hand_id[row]))
+        stock = int(observation.stock_size[row])
+        last_stock, thrown = self._thrown.get(key, (stock, 0))
+        if stock > last_stock:
+            thrown = 0
+        if len(self._thrown) > 4096:
+            self._thrown.clear()
+        self._thrown[key] = (stock, thrown)
+        return key, thrown
+
+    # ------------------------------------------------------------------ pieces
+
+    def danger(self, card: int, took: int, threw: int) -> float:
+        """How likely ``card`` helps the opponent, from what it took and threw."""
+        cost = 0.0
+        if took:
+            if feeds(card, took):
+                cost += self.feed_cost
+            elif NEAR2[card] & took:
+                cost += self.near_cost
+        if threw and (SAME_RANK[card] | NEAR1[card]) & threw:
+            cost -= self.safe_bonus
+        return cost
+
+    def throw_score(self, hand: int, card: int, unseen: int, took: int, threw: int) -> tuple[float, int]:
+        left = hand & ~(1 << card)
+        score = rules.deadwood(left) - self.out_weight * outs(left, unseen) + self.danger(card, took, threw)
+        return score, -rules.card_value(card)
+
+    def should_knock(self, left_deadwood: int, stock: int) -> bool:
+        if left_deadwood == 0:
+            return True
+        if left_deadwood > rules.KNOCK_LIMIT:
+            return False
+        if left_deadwood <= self.gin_hold and stock > self.patience:
+            return False
+        return not (left_deadwood > self.early_knock and stock > self.late)
+
+    # ------------------------------------------------------------------ decisions
+
+    def draw(self, hand: int, top: int, thrown: int = 0) -> int:
+        if top == NONE or thrown >> top & 1:
+            return DRAW_STOCK
         with_top = hand | (1 << top)
         after = min(rules.deadwood(with_top & ~(1 << card)) for card in cards_in(hand))
         return DRAW_DISCARD if rules.deadwood(hand) - after >= self.take_gain else DRAW_STOCK
 
-    def throw(self, observation: Observation, row: int) -> int:
+    def discard(self, observation: Observation, row: int) -> int:
         hand = int(observation.hand[row])
         took = int(observation.opponent_took[row])
+        threw = int(observation.opponent_threw[row])
         unseen = ALL_CARDS_MASK & ~hand & ~int(observation.discard_pile[row]) & ~took
-        throwable = [int(a) for a in np.flatnonzero(observation.legal[row]) if a < KNOCK]
+        legal = observation.legal[row]
+        throwable = [int(a) for a in np.flatnonzero(legal[:KNOCK])]
         left = {card: rules.deadwood(hand & ~(1 << card)) for card in throwable}
-        least = min(left.values())
-        close = [card for card in throwable if left[card] <= least + self.slack]
-        return min(
-            close,
-            key=lambda c: (
-                left[c] + self.feed_cost * feeds(c, took) - self.out_weight * outs(hand & ~(1 << c), unseen),
-                -rules.card_value(c),
-            ),
-        )
+        best = min(throwable, key=lambda c: (left[c], -rules.card_value(c)))
+        if legal[knock(best)] and self.should_knock(left[best], int(observation.stock_size[row])):
+            return knock(best)
+        return min(throwable, key=lambda c: self.throw_score(hand, c, unseen, took, threw))
 
     def action(self, observation: Observation, row: int) -> int:
-        hand = int(observation.hand[row])
+        key, thrown = self._memory(observation, row)
         if observation.phase[row] == Phase.DRAW:
-            return self.draw(hand, int(observation.top_discard[row]))
-        card = self.throw(observation, row)
-        if not observation.legal[row, knock(card)]:
-            return card
-        deep = observation.stock_size[row] > self.patience
-        return card if deep and rules.deadwood(hand & ~(1 << card)) > self.early_knock else knock(card)
+            return self.draw(int(observation.hand[row]), int(observation.top_discard[row]), thrown)
+        action = self.discard(observation, row)
+        card = action - KNOCK if action >= KNOCK else action
+        self._thrown[key] = (self._thrown[key][0], thrown | 1 << card)
+        return action
 
     def choose(self, observation: Observation) -> np.ndarray:
         return np.array([self.action(observation, row) for row in range(len(observation))], dtype=np.int64)
