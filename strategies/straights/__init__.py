@@ -2,3 +2,4 @@
 
 from strategies.straights import first_legal  # noqa: F401
 from strategies.straights import heuristic  # noqa: F401
+from strategies.straights import mc  # noqa: F401
