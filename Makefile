@@ -2,7 +2,8 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+INSTALLED := $(VENV)/.installed
+INSTALLED_TEST := $(VENV)/.installed-test
 
 .PHONY: run test bench clean
 
@@ -10,17 +11,22 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[test]'
-	touch $(STAMP)
+# `make run` needs only the package; the test extras (dask, notebook kernel) come with `make test`.
+$(INSTALLED): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $(INSTALLED)
 
-run: $(STAMP)
+$(INSTALLED_TEST): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(INSTALLED) $(INSTALLED_TEST)
+
+run: $(INSTALLED)
 	$(BIN)/cardsim tournament --config experiments/default.toml
 
-test: $(STAMP)
+test: $(INSTALLED_TEST)
 	$(BIN)/python -m pytest
 
-bench: $(STAMP)
+bench: $(INSTALLED)
 	$(BIN)/python -m benchmarks.run
 
 clean:
