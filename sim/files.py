@@ -26,17 +26,21 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
         raise
 
 
-class FileTooLarge(ValueError):
-    """A file larger than the reader accepts."""
+class UnreadableFile(ValueError):
+    """A file that cannot be read, or is larger than the reader accepts; the message says which."""
 
 
-def read_bounded(path: str | os.PathLike[str], limit: int) -> bytes:
+def read_bounded(path: str | os.PathLike[str], limit: int, what: str = "file") -> bytes:
     """The bytes of ``path``, reading no more than ``limit`` + 1 so a huge file cannot exhaust memory.
 
-    Raises ``OSError`` when the file cannot be read and ``FileTooLarge`` when it exceeds ``limit``.
+    Raises ``UnreadableFile`` with one line for people: the system's reason, or that the file is
+    too large to be a ``what``.
     """
-    with open(path, "rb") as stream:
-        data = stream.read(limit + 1)
+    try:
+        with open(path, "rb") as stream:
+            data = stream.read(limit + 1)
+    except OSError as error:
+        raise UnreadableFile(error.strerror or str(error)) from None
     if len(data) > limit:
-        raise FileTooLarge(f"{path} is larger than {limit} bytes")
+        raise UnreadableFile(f"file is too large to be a {what}")
     return data

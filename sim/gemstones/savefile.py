@@ -37,7 +37,7 @@ import re
 from dataclasses import dataclass, fields
 
 import strategies
-from sim.files import FileTooLarge, atomic_write_bytes, read_bounded
+from sim.files import UnreadableFile, atomic_write_bytes, read_bounded
 from sim.gemstones import rules
 from sim.gemstones.engine import NUM_PLAYERS, State, Variants
 from sim.gemstones.observation import Phase
@@ -117,11 +117,9 @@ def save(path: str | os.PathLike[str], saved: SavedGame) -> None:
 def load(path: str | os.PathLike[str]) -> SavedGame:
     """Read and check a saved game; any problem raises ``SaveFileError`` with one clear line."""
     try:
-        raw = read_bounded(path, MAX_FILE_BYTES)
-    except OSError as error:
-        raise SaveFileError(error.strerror or str(error)) from None
-    except FileTooLarge:
-        raise SaveFileError("file is too large to be a saved game") from None
+        raw = read_bounded(path, MAX_FILE_BYTES, "saved game")
+    except UnreadableFile as error:
+        raise SaveFileError(str(error)) from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:

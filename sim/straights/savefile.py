@@ -23,7 +23,7 @@ from typing import Any
 import strategies
 from sim.cards import NUM_CARDS, CardError, format_cards, parse_card
 from sim.cxxrand import MINSTD_MAX, MINSTD_MIN
-from sim.files import FileTooLarge, atomic_write_bytes, read_bounded
+from sim.files import UnreadableFile, atomic_write_bytes, read_bounded
 from sim.straights import rules
 from sim.straights.engine import Game, IllegalAction, Round, SpecDeck
 
@@ -79,11 +79,9 @@ def save(path: str | os.PathLike[str], saved: SavedGame) -> None:
 def load(path: str | os.PathLike[str]) -> SavedGame:
     """Read and validate a saved game; any problem raises ``SaveFileError`` with one clear line."""
     try:
-        raw = read_bounded(path, MAX_FILE_BYTES)
-    except OSError as error:
-        raise SaveFileError(error.strerror or str(error)) from None
-    except FileTooLarge:
-        raise SaveFileError("file is too large to be a saved game") from None
+        raw = read_bounded(path, MAX_FILE_BYTES, "saved game")
+    except UnreadableFile as error:
+        raise SaveFileError(str(error)) from None
     try:
         document = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
