@@ -4,8 +4,8 @@
 seeded deal sequence in both engines and compares every action and every round's points. The
 report counts what was compared or names the first deal, step and actions where the engines differ.
 
-A game takes part through ``GAMES``: a ``GameHooks`` saying how to deal, how to play one deal in the
-reference engine and how to play many in the fast engine.
+A game takes part through ``GAMES``: a ``GameHooks`` saying how to play one deal in the reference
+engine and many in the fast engine, with the action trace; its deals come from ``sim.games``.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 
 import strategies as strategy_registry
+from sim import games
 from sim.cards import card_name
-from sim.straights import deals as straights_deals
 from sim.straights import fast as straights_fast
 from sim.straights.engine import Round
 from strategies import Strategy
@@ -29,8 +29,6 @@ CHUNK_SIZE = 4096  # deals compared per fast-engine call
 class GameHooks:
     """What the cross-check needs from a game."""
 
-    deals: Callable[[int, int, int], np.ndarray]
-    """(seed, start, count) → (count, ...) deals."""
     play_reference: Callable[[np.ndarray, Sequence[Strategy], int], tuple[Sequence[int], Sequence[int]]]
     """(deal, strategies, round_id) → (the actions taken, the points scored)."""
     play_fast: Callable[[np.ndarray, Sequence[Strategy], np.ndarray], tuple[np.ndarray, np.ndarray]]
@@ -98,7 +96,7 @@ def crosscheck(
     compared_rounds = compared_actions = 0
     for chunk_start in range(start, start + rounds, CHUNK_SIZE):
         count = min(CHUNK_SIZE, start + rounds - chunk_start)
-        deals = hooks.deals(seed, chunk_start, count)
+        deals = games.load(game).deals(seed, chunk_start, count)
         deal_ids = np.arange(chunk_start, chunk_start + count, dtype=np.int64)
         fast_actions, fast_points = hooks.play_fast(deals, players, deal_ids)
         for row, deal_id in enumerate(deal_ids.tolist()):
@@ -177,7 +175,6 @@ def _play_straights_fast(
 
 GAMES: dict[str, GameHooks] = {
     "straights": GameHooks(
-        deals=straights_deals.deals,
         play_reference=_play_straights_reference,
         play_fast=_play_straights_fast,
         action_name=card_name,
