@@ -8,7 +8,7 @@ discard. Nothing here prints or reads input; ``sim.straights.cli`` turns events 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -140,15 +140,20 @@ class Round:
         """The current player's observation, as a batch of one."""
         seat = self.current_player
         hand = self.dealt_hand(seat)
-        held = self.hands[seat]
-        legal = set(self.legal_plays())
+
+        def positions(cards: Iterable[int]) -> np.ndarray:
+            """(1,) int64 bitmask over hand positions of these cards."""
+            chosen = set(cards)
+            return np.array([sum(1 << i for i, card in enumerate(hand) if card in chosen)], dtype=np.int64)
+
         return Observation(
             1,
             {
                 "seat": np.array([seat]),
                 "hand": np.array([hand], dtype=np.int64),
-                "held": np.array([sum(1 << i for i, card in enumerate(hand) if card in held)], dtype=np.int64),
-                "legal": np.array([sum(1 << i for i, card in enumerate(hand) if card in legal)], dtype=np.int64),
+                "held": positions(self.hands[seat]),
+                "legal": positions(self.legal_plays()),
+                "options": positions(self.legal_actions()),
                 "table": np.array([self.table], dtype=np.int64),
                 "step": np.array([self.step]),
                 "history": lambda: self.public_history()[None, :],

@@ -242,7 +242,6 @@ class _Workspace:
         self.lost = np.empty((NUM_CARDS, size), dtype=np.int8)
         self.index = np.empty(size, dtype=np.int64)
         self.bit = np.empty(size, dtype=np.int64)
-        self.chosen_bit = np.empty(size, dtype=np.int64)
         self.discard_mask = np.empty(size, dtype=np.int64)
         self.play_mask = np.empty(size, dtype=np.int64)
         self.allowed = np.empty(size, dtype=np.int64)
@@ -306,20 +305,28 @@ class _Block:
         held &= HAND_MASK
         legal = np.right_shift(self.accept, shift)
         legal &= held
-        # Strategies get these two arrays themselves; read-only keeps a strategy from changing
-        # what the engine checks against.
-        held.flags.writeable = False
-        legal.flags.writeable = False
-        self._apply(step, self._choose(step, held, legal), held, legal)
+        must_discard = self.discarded[step]
+        np.equal(legal, 0, out=must_discard)
+        # Masks rather than np.where/copyto(where=): those branch per round and mispredicted.
+        discard_mask = self.work.discard_mask
+        np.negative(must_discard.view(np.int8), out=discard_mask)  # all ones where the mover must discard
+        options = np.bitwise_and(held, discard_mask)
+        options |= legal
+        # Strategies get these arrays themselves; read-only keeps a strategy from changing what the
+        # engine checks against.
+        for mask in (held, legal, options):
+            mask.flags.writeable = False
+        self._apply(step, self._choose(step, held, legal, options), options)
 
-    def _choose(self, step: int, held: np.ndarray, legal: np.ndarray) -> np.ndarray:
+    def _choose(self, step: int, held: np.ndarray, legal: np.ndarray, options: np.ndarray) -> np.ndarray:
         movers = self.movers[step % SEATS]
         if len(movers) == 1 and movers[0][1] is None:
             strategy = movers[0][0]
-            return _checked_choice(strategy, strategy.choose(self._observe(step, held, legal, None)), self.size)
+            observation = self._observe(step, held, legal, options, None)
+            return _checked_choice(strategy, strategy.choose(observation), self.size)
         chosen = self.work.chosen
         for strategy, rows in movers:
-            observation = self._observe(step, _subset(held, rows), _subset(legal, rows), rows)
+            observation = self._observe(step, *(_subset(mask, rows) for mask in (held, legal, options)), rows)
             choice = _checked_choice(strategy, strategy.choose(observation), len(observation))
             start = 0
             for run in rows:
@@ -327,7 +334,9 @@ class _Block:
                 start += run.stop - run.start
         return chosen
 
-    def _observe(self, step: int, held: np.ndarray, legal: np.ndarray, rows: Rows | None) -> Observation:
+    def _observe(
+        self, step: int, held: np.ndarray, legal: np.ndarray, options: np.ndarray, rows: Rows | None
+    ) -> Observation:
         """The movers' view of the rounds ``rows`` (all when None) at ``step``."""
         mover = step % SEATS
         hands = self.hands[mover]
@@ -338,6 +347,7 @@ class _Block:
                 "hand": hands if rows is None else lambda: _subset(hands, rows),
                 "held": held,
                 "legal": legal,
+                "options": options,
                 "table": lambda: _own(self._table_at(step), rows),
                 "step": lambda: np.full(len(held), step),
                 "history": lambda: self._history(step, rows),
@@ -365,44 +375,37 @@ class _Block:
         history[:, :step] = np.where(_subset(self.discarded[:step].T, rows), DISCARDED, actions)
         return history
 
-    def _apply(self, step: int, chosen: np.ndarray, held: np.ndarray, legal: np.ndarray) -> None:
-        """Check ``chosen`` cards are legal for their movers, then play or discard them."""
+    def _apply(self, step: int, chosen: np.ndarray, options: np.ndarray) -> None:
+        """Check the ``chosen`` cards are among their movers' ``options``, then play or discard them."""
         work = self.work
-        must_discard = self.discarded[step]
-        np.equal(legal, 0, out=must_discard)
-        # Masks rather than np.where/copyto(where=): those branch per round and mispredicted.
-        np.negative(must_discard.view(np.int8), out=work.discard_mask)  # all ones for a discard
-        np.invert(work.discard_mask, out=work.play_mask)
+        shift = HAND * (step % SEATS)
         np.add(work.row_base, chosen, out=work.index)
         np.take(work.card_entries, work.index, out=work.chosen_entries, mode="clip")
         position, lower, higher = (work.chosen_fields[:, field] for field in range(3))
         np.left_shift(_ONE, position, out=work.bit)
-        np.right_shift(work.bit, HAND * (step % SEATS), out=work.chosen_bit)  # in the mover's 13 bits
-        allowed = work.allowed
-        np.bitwise_and(held, work.discard_mask, out=allowed)
-        allowed |= legal
-        allowed &= work.chosen_bit
+        allowed = np.right_shift(work.bit, shift, out=work.allowed)  # the chosen card in the mover's 13 bits
+        allowed &= options
         if allowed.min() == 0:
-            self._raise_illegal(step, chosen, int(np.flatnonzero(allowed == 0)[0]), held, legal)
+            self._raise_illegal(step, chosen, int(np.flatnonzero(allowed == 0)[0]), options)
         self.held ^= work.bit
         # A played card opens up its neighbours; a discard opens nothing.
         np.left_shift(_ONE, lower, out=work.unlocked)
         np.left_shift(_ONE, higher, out=work.unlocked_higher)
         work.unlocked |= work.unlocked_higher
+        np.invert(work.discard_mask, out=work.play_mask)
         work.unlocked &= work.play_mask
         self.accept |= work.unlocked
         if step == 0:  # the 7 of spades, which every leader plays first, opens the other suits
             self.accept |= self.other_sevens
         self.actions[step] = chosen
 
-    def _raise_illegal(self, step: int, chosen: np.ndarray, row: int, held: np.ndarray, legal: np.ndarray) -> None:
+    def _raise_illegal(self, step: int, chosen: np.ndarray, row: int, options: np.ndarray) -> None:
         seat = int(self.leader[row] + step) % SEATS
-        options = int(legal[row]) or int(held[row])
         hand = self.hands[step % SEATS][row]
         raise IllegalAction(
             f"strategy {_name(self.strategies[seat])} (player {seat + 1}) chose {format_cards([int(chosen[row])])}"
             f" in round {int(self.round_ids[row])} at step {step}; legal actions were"
-            f" {format_cards(int(card) for i, card in enumerate(hand) if options >> i & 1)}"
+            f" {format_cards(int(card) for i, card in enumerate(hand) if int(options[row]) >> i & 1)}"
         )
 
     def points(self) -> np.ndarray:

@@ -12,6 +12,7 @@ who did what. Other players' hands and discarded cards are never part of an obse
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 
 import numpy as np
@@ -20,6 +21,8 @@ DISCARDED = -1
 NOT_YET = -2
 
 FieldSource = np.ndarray | Callable[[], np.ndarray]
+FIELDS = ("seat", "hand", "held", "legal", "options", "table", "step", "history", "cards_left", "scores", "round_id")
+"""The names of an observation's fields: everything a seat may see."""
 
 # LOWEST_POSITION[m] is the index of the lowest set bit of a 13-bit position mask (-1 for 0).
 LOWEST_POSITION = np.array([(m & -m).bit_length() - 1 for m in range(1 << 13)], dtype=np.int8)
@@ -61,6 +64,11 @@ class Observation:
     def legal(self) -> np.ndarray:
         """(n,) bitmask over hand positions of the legal plays; 0 means the seat must discard."""
         return self._field("legal")
+
+    @property
+    def options(self) -> np.ndarray:
+        """(n,) bitmask over hand positions of the legal actions: ``legal``, or ``held`` when that is 0."""
+        return self._field("options")
 
     @property
     def table(self) -> np.ndarray:
@@ -109,10 +117,19 @@ def positions_to_cards(hand: np.ndarray, positions: np.ndarray) -> np.ndarray:
 
 def card_at_lowest(hand: np.ndarray, positions: np.ndarray) -> np.ndarray:
     """(n,) the card of ``hand`` at the lowest set bit of each nonzero position mask."""
-    # One flat take is 2-3x faster than two-array fancy indexing at engine batch sizes.
-    width = hand.shape[1]
-    flat_index = np.arange(0, hand.size, width) + LOWEST_POSITION[positions]
+    # Flat takes are 2-3x faster than fancy indexing at engine batch sizes; clipping is safe, as
+    # every mask is below 1 << 13.
+    lowest = np.take(LOWEST_POSITION, positions, mode="clip")
+    flat_index = np.add(_row_starts(len(hand), hand.shape[1]), lowest)
     return np.take(np.ascontiguousarray(hand).reshape(-1), flat_index, mode="clip")
+
+
+@functools.lru_cache(maxsize=8)
+def _row_starts(rows: int, width: int) -> np.ndarray:
+    """(rows,) read-only flat index of the first element of each row of a (rows, width) array."""
+    starts = np.arange(0, rows * width, width)
+    starts.flags.writeable = False
+    return starts
 
 
 def take_rows(observation: Observation, rows: np.ndarray) -> Observation:

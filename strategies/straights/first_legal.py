@@ -13,5 +13,4 @@ class FirstLegal:
     """The spec's computer: first legal play in dealt order, else discard the first card in hand."""
 
     def choose(self, observation: Observation) -> np.ndarray:
-        legal = observation.legal
-        return card_at_lowest(observation.hand, np.where(legal != 0, legal, observation.held))
+        return card_at_lowest(observation.hand, observation.options)

@@ -82,10 +82,7 @@ class Heuristic:
     def choose(self, observation: Observation) -> np.ndarray:
         hand = observation.hand.astype(np.int64)
         held_cards = positions_to_cards(hand, observation.held)
-        legal = observation.legal
-        bits = (np.stack([legal, observation.held]) [:, :, None] >> np.arange(hand.shape[1])) & 1
-        legal_bits, held_bits = bits[0].astype(bool), bits[1].astype(bool)
-        must_discard = legal == 0
+        must_discard = observation.legal == 0
 
         opened = OPENED[hand]
         beyond = BEYOND[hand]
@@ -98,6 +95,6 @@ class Heuristic:
         discard_cost = mask_points(np.left_shift(np.int64(1), hand) | (beyond & held_cards[:, None]))
 
         score = np.where(must_discard[:, None], -discard_cost, play_score).astype(np.float64)
-        allowed = np.where(must_discard[:, None], held_bits, legal_bits)
+        allowed = (observation.options[:, None] >> np.arange(hand.shape[1])) & 1 == 1
         score[~allowed] = -np.inf
         return hand[np.arange(len(hand)), np.argmax(score, axis=1)]

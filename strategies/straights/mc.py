@@ -316,8 +316,7 @@ class StraightsLookahead(MonteCarlo):
         """``worlds_per_decision`` full states for each row of ``observation``."""
 
     def candidates(self, observation: Observation) -> np.ndarray:
-        options = np.where(observation.legal != 0, observation.legal, observation.held)
-        return (options[:, None] >> HAND_POSITIONS) & 1 == 1
+        return (observation.options[:, None] >> HAND_POSITIONS) & 1 == 1
 
     def policy_candidate(self, observation: Observation, deciding: np.ndarray) -> np.ndarray:
         deciders = take_rows(observation, deciding)

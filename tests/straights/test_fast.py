@@ -13,10 +13,9 @@ from sim.games import game_deal_source, load
 from sim.straights.deals import DEALS_PER_BLOCK, deal_block, deals, deals_at
 from sim.straights.engine import Game, IllegalAction, Round
 from sim.straights.fast import GAME_ROUND_ID_STRIDE, DealError, play_games, play_rounds
-from sim.straights.observation import DISCARDED, NOT_YET, Observation
+from sim.straights.observation import DISCARDED, FIELDS, NOT_YET, Observation
 from strategies.straights.first_legal import FirstLegal
 
-FIELDS = ("seat", "hand", "held", "legal", "table", "step", "history", "cards_left", "scores", "round_id")
 HAND_POSITIONS = np.arange(rules.HAND_SIZE)
 
 

@@ -13,7 +13,7 @@ from sim.straights.deals import deals
 from sim.straights.engine import IllegalAction, Round
 from sim.straights.fast import play_rounds
 from sim.straights.game import play_round_reference
-from sim.straights.observation import Observation
+from sim.straights.observation import FIELDS, Observation
 from strategies.montecarlo import Rollouts, best_candidates, decision_rng
 from strategies.straights.mc import (
     SLOTS,
@@ -25,7 +25,6 @@ from strategies.straights.mc import (
     win_chances,
 )
 
-FIELDS = ("seat", "hand", "held", "legal", "table", "step", "history", "cards_left", "scores", "round_id")
 SMALL_MC = "mc:samples=4"
 
 
