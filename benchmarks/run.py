@@ -157,19 +157,29 @@ def format_table(rows: list[Row]) -> str:
     return "\n".join(lines)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def benchmark(batch_sizes: tuple[int, ...] = BATCH_SIZES, cores: int | None = None, json_path: str | None = None) -> None:
+    """Measure, print the table, and write it as JSON lines to ``json_path`` when given."""
+    began = time.perf_counter()
+    rows = run(tuple(batch_sizes), cores or os.cpu_count() or 1)
+    print(format_table(rows))
+    print(f"(4 first-legal players; {time.perf_counter() - began:.0f} s in all)")
+    if json_path:
+        with open(json_path, "w") as out:
+            out.writelines(json.dumps(asdict(row)) + "\n" for row in rows)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``make bench`` and ``cardsim bench``."""
     parser.add_argument("--sizes", type=int, nargs="+", default=BATCH_SIZES, help="batch sizes of the fast engine")
     parser.add_argument("--cores", type=int, default=os.cpu_count() or 1, help="workers for the all-cores rows")
     parser.add_argument("--json", metavar="PATH", help="also write one JSON line per row to PATH")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_arguments(parser)
     options = parser.parse_args()
-    began = time.perf_counter()
-    rows = run(tuple(options.sizes), options.cores)
-    print(format_table(rows))
-    print(f"(4 first-legal players; {time.perf_counter() - began:.0f} s in all)")
-    if options.json:
-        with open(options.json, "w") as out:
-            out.writelines(json.dumps(asdict(row)) + "\n" for row in rows)
+    benchmark(tuple(options.sizes), options.cores, options.json)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import strategies
+from benchmarks.run import add_arguments as add_benchmark_arguments
 from sim import games
 from sim.results import ResultsError, RunStore
 from sim.tournament import PlanError
@@ -209,10 +210,13 @@ def command_play(args: argparse.Namespace) -> int:
 
 
 def command_bench(args: argparse.Namespace) -> int:
-    from sim.bench import run_benchmarks
+    from benchmarks.run import benchmark
 
-    games.load(args.game)
-    run_benchmarks(args.game, quick=args.quick)
+    if args.game != "straights":
+        raise UsageError(f"{args.game} has no fast engine to benchmark yet (games: straights)")
+    if min(args.sizes) < 1 or args.cores < 1:
+        raise UsageError("--sizes and --cores must be positive")
+    benchmark(tuple(args.sizes), args.cores, args.json)
     return 0
 
 
@@ -279,7 +283,7 @@ def argument_parser() -> argparse.ArgumentParser:
 
     bench = commands.add_parser("bench", help="measure engine speed")
     bench.add_argument("--game", choices=games.names(), default="straights")
-    bench.add_argument("--quick", action="store_true", help="smaller sizes, for a fast look")
+    add_benchmark_arguments(bench)
     bench.set_defaults(handler=command_bench)
     return parser
 

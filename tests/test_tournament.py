@@ -180,6 +180,8 @@ def test_config_json_records_how_to_rerun(tmp_path):
         (["tournament", "--config", "/no/such/file.toml"], "cannot read /no/such/file.toml"),
         (["report", "/no/such/run"], "does not exist"),
         (["match", "heuristic", "heuristic"], "A and B are the same strategy"),
+        (["bench", "--game", "euchre"], "euchre has no fast engine to benchmark"),
+        (["bench", "--sizes", "0"], "--sizes and --cores must be positive"),
     ],
 )
 def test_bad_requests_get_one_line_and_exit_2(args, message):
