@@ -180,9 +180,32 @@ def test_deals_are_shuffled_decks_that_differ_by_seed_and_stream():
     assert (np.sort(dealt, axis=1) == np.arange(NUM_CARDS)).all()
     assert not np.array_equal(dealt, deals(2, 0, 5000))
     assert not np.array_equal(dealt, deals(1, 0, 5000, stream=(0,)))
-    # Every card lands in every slot about equally often (a broken shuffle would not).
-    counts = np.array([np.bincount(dealt[:, slot], minlength=NUM_CARDS) for slot in range(NUM_CARDS)])
-    assert counts.min() > 5000 / NUM_CARDS * 0.5 and counts.max() < 5000 / NUM_CARDS * 1.6
+
+
+def chi_square_is_plausible(counts: np.ndarray, degrees: int) -> bool:
+    """Pearson's statistic of equal expected ``counts`` below chi-square's 1-in-a-million upper quantile
+    (Wilson–Hilferty: z = 4.75)."""
+    expected = counts.sum() / counts.size
+    statistic = ((counts - expected) ** 2 / expected).sum()
+    quantile = degrees * (1 - 2 / (9 * degrees) + 4.75 * np.sqrt(2 / (9 * degrees))) ** 3
+    return statistic < quantile
+
+
+def test_deals_are_uniform_shuffles():
+    dealt = deals(5, 0, 5 * DEALS_PER_BLOCK).astype(np.int64)
+    # Every card in every slot equally often.
+    by_slot = np.array([np.bincount(dealt[:, slot], minlength=NUM_CARDS) for slot in range(NUM_CARDS)])
+    assert chi_square_is_plausible(by_slot, (NUM_CARDS - 1) ** 2)
+    # The relative order of cards 0-3 uniform over its 24 orders (catches picks that depend on each other).
+    slots_of_first_cards = np.argsort(dealt, axis=1)[:, :4]
+    order = np.argsort(slots_of_first_cards, axis=1) @ np.array([64, 16, 4, 1])
+    assert chi_square_is_plausible(np.unique(order, return_counts=True)[1], 23)
+    assert len(np.unique(order)) == 24
+    # A shuffle that always leaves card 51 in the last slot fails the same test.
+    biased = dealt.copy()
+    biased[np.arange(len(dealt)), np.argmax(dealt == 51, axis=1)], biased[:, -1] = dealt[:, -1], 51
+    by_slot = np.array([np.bincount(biased[:, slot], minlength=NUM_CARDS) for slot in range(NUM_CARDS)])
+    assert not chi_square_is_plausible(by_slot, (NUM_CARDS - 1) ** 2)
 
 
 def test_bad_deals_are_refused():
