@@ -17,7 +17,8 @@ import math
 import os
 import resource
 import time
-from dataclasses import asdict, dataclass
+from collections import defaultdict
+from dataclasses import asdict, dataclass, field
 
 from joblib import Parallel, delayed
 
@@ -31,16 +32,18 @@ REFERENCE_ROUNDS = 500
 MIN_SECONDS = 0.4  # small batches repeat until a measurement lasts this long
 REPEATS = 3  # the host is shared: the best of a few measurements is the engine's speed, the rest is noise
 SEED = 20240
+TASK_BLOCKS = 4  # engine blocks per task on every core: ~40 ms of work, so dispatch costs ~2%
 
 
 @dataclass(frozen=True)
 class Timing:
-    """What one process did: rounds played, seconds spent dealing and playing, its peak memory."""
+    """What one call did: rounds played, seconds spent dealing and playing, the process and its peak memory."""
 
     rounds: int
     deal_seconds: float
     play_seconds: float
     peak_mb: float
+    worker: int = field(default_factory=os.getpid)
 
 
 @dataclass(frozen=True)
@@ -87,13 +90,18 @@ def play_fast(start: int, count: int) -> Timing:
 
 
 def measure_one_core(play, batch: int) -> tuple[float, float, float]:
-    """(rounds/s with deals, rounds/s playing only, peak MB) of ``play`` in this process, best of REPEATS."""
+    """(rounds/s with deals, rounds/s playing only, peak MB) of ``play`` in this process, best of REPEATS.
+
+    Calls play consecutive batches of fresh deals, as a long run would: no deal is played twice.
+    """
     play(0, min(batch, fast.BLOCK_SIZE))  # warm-up
+    start = fast.BLOCK_SIZE
     best_with_deals = best_play_only = 0.0
     for _ in range(REPEATS):
         rounds, deal_seconds, play_seconds = 0, 0.0, 0.0
         while deal_seconds + play_seconds < MIN_SECONDS:
-            timing = play(rounds, batch)
+            timing = play(start, batch)
+            start += batch
             rounds += timing.rounds
             deal_seconds += timing.deal_seconds
             play_seconds += timing.play_seconds
@@ -102,24 +110,44 @@ def measure_one_core(play, batch: int) -> tuple[float, float, float]:
     return best_with_deals, best_play_only, peak_memory_mb()
 
 
+def split_into_tasks(batch: int, cores: int) -> list[tuple[int, int]]:
+    """(offset, size) tasks covering ``batch`` rounds: a multiple of ``cores`` of them, of nearly equal
+    whole numbers of engine blocks (so no two workers shuffle the same deal block), at most about
+    TASK_BLOCKS blocks each."""
+    blocks = math.ceil(batch / fast.BLOCK_SIZE)
+    if blocks < 2 * cores:  # too few blocks to balance: split the rounds themselves
+        share = math.ceil(batch / cores)
+        return [(offset, min(share, batch - offset)) for offset in range(0, batch, share)]
+    count = cores * math.ceil(blocks / (cores * TASK_BLOCKS))
+    bounds = [min(batch, fast.BLOCK_SIZE * (blocks * task // count)) for task in range(count + 1)]
+    return [(first, last - first) for first, last in zip(bounds, bounds[1:]) if last > first]
+
+
 def measure_all_cores(parallel: Parallel, play, batch: int, cores: int) -> tuple[float, float, float]:
     """(rounds/s with deals by the wall clock, rounds/s playing only, peak MB of a worker) on ``cores`` workers.
 
-    Playing only counts each call as long as its slowest worker spent playing. Best of REPEATS.
+    The batch is cut into tasks of whole engine blocks that joblib hands to whichever worker is free,
+    as the tournament runner does with its chunks, so a worker slowed by the host does less of the
+    work. Playing only counts each call as long as its busiest worker spent playing. Best of REPEATS.
     """
-    shares = [batch // cores + (worker < batch % cores) for worker in range(cores)]
-    starts = [sum(shares[:worker]) for worker in range(cores)]
-    parallel(delayed(play)(start, min(share, fast.BLOCK_SIZE)) for start, share in zip(starts, shares))  # warm-up
+    tasks = split_into_tasks(batch, cores)
+    parallel(delayed(play)(offset, min(size, fast.BLOCK_SIZE)) for offset, size in tasks[:cores])  # warm-up
+    stride = math.ceil(batch / fast.BLOCK_SIZE) * fast.BLOCK_SIZE  # every call starts on a fresh block
+    start = stride
     best_with_deals = best_play_only = peak = 0.0
     for _ in range(REPEATS):
         rounds, wall, play_wall = 0, 0.0, 0.0
         while wall < MIN_SECONDS:
             began = time.perf_counter()
-            timings = parallel(delayed(play)(rounds + start, share) for start, share in zip(starts, shares))
+            timings = parallel(delayed(play)(start + offset, size) for offset, size in tasks)
             wall += time.perf_counter() - began
-            play_wall += max(timing.play_seconds for timing in timings)
+            playing = defaultdict(float)
+            for timing in timings:
+                playing[timing.worker] += timing.play_seconds
+            play_wall += max(playing.values())
             peak = max(peak, *(timing.peak_mb for timing in timings))
             rounds += batch
+            start += stride
         best_with_deals = max(best_with_deals, rounds / wall)
         best_play_only = max(best_play_only, rounds / play_wall)
     return best_with_deals, best_play_only, peak

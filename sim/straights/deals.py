@@ -12,6 +12,7 @@ A deal is a (52,) array of card ids (``sim.cards``) in deck order: the first 13 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 import numpy as np
@@ -69,10 +70,19 @@ def deals(seed: int, start: int, count: int, stream: Sequence[int] = ()) -> np.n
         raise ValueError(f"deal indexes start at 0 (asked for {count} from {start})")
     dealt = np.empty((count, NUM_CARDS), dtype=DEAL_DTYPE)
     for block_start in range(start - start % DEALS_PER_BLOCK, start + count, DEALS_PER_BLOCK):
-        block = deal_block(seed, block_start // DEALS_PER_BLOCK, stream=stream)
+        block = _recent_block(seed, block_start // DEALS_PER_BLOCK, tuple(stream))
         rows = slice(max(start, block_start), min(start + count, block_start + DEALS_PER_BLOCK))
         dealt[rows.start - start : rows.stop - start] = block[rows.start - block_start : rows.stop - block_start]
     return dealt
+
+
+@functools.lru_cache(maxsize=4)
+def _recent_block(seed: int, block_index: int, stream: tuple[int, ...]) -> np.ndarray:
+    """``deal_block``, kept for the next requests: consecutive batches or tournament chunks smaller
+    than a block would otherwise shuffle the same block again for each of them."""
+    block = deal_block(seed, block_index, stream=stream)
+    block.flags.writeable = False
+    return block
 
 
 def deals_at(seed: int, indexes: np.ndarray, stream: Sequence[int] = ()) -> np.ndarray:

@@ -229,14 +229,19 @@ class _Workspace:
         self.size = size
         self.row_base = np.arange(size, dtype=np.int64) * NUM_CARDS
         self.deal_index = np.empty((size, NUM_CARDS), dtype=np.int64)
-        self.positions = np.empty(size * NUM_CARDS, dtype=np.int8)
+        # positions[52 * b + c] is the position of card c in round b; a spare byte before and two after
+        # let every card's four bytes from its lower neighbour on be read as one int32.
+        padded_positions = np.full(size * NUM_CARDS + 3, NO_POSITION, dtype=np.int8)
+        self.positions = padded_positions[1:-2]
+        self.position_windows = np.ndarray((size * NUM_CARDS,), np.int32, buffer=padded_positions, strides=(1,))
         self.slot_positions = np.empty((size, NUM_CARDS), dtype=np.int8)
-        # Row 52 * b + c: card c of round b's [position, lower neighbour's position, higher neighbour's
+        # Row 52 * b + c: card c of round b's [lower neighbour's position, position, higher neighbour's
         # position, unused], read as one int32 so a step needs a single gather.
         self.card_table = np.empty((size * NUM_CARDS, 4), dtype=np.int8)
         self.card_entries = self.card_table.view(np.int32).reshape(-1)
-        self.chosen_fields = np.empty((size, 4), dtype=np.int8)
-        self.chosen_entries = self.chosen_fields.view(np.int32).reshape(-1)
+        chosen_fields = np.empty((size, 4), dtype=np.int8)
+        self.chosen_entries = chosen_fields.view(np.int32).reshape(-1)
+        self.chosen_lower, self.chosen_position, self.chosen_higher = (chosen_fields[:, field] for field in range(3))
         self.actions = np.empty((NUM_CARDS, size), dtype=np.int8)
         self.discarded = np.empty((NUM_CARDS, size), dtype=bool)
         self.lost = np.empty((NUM_CARDS, size), dtype=np.int8)
@@ -296,7 +301,7 @@ class _Block:
 
     def _position_bits(self, card: int) -> np.ndarray:
         """(n,) int64 the bit of ``card``'s position in each round."""
-        return np.left_shift(_ONE, self.work.card_table[card::NUM_CARDS, 0])
+        return np.left_shift(_ONE, self.work.positions[card::NUM_CARDS])
 
     def play_step(self, step: int) -> None:
         """Ask each strategy for its movers' actions, check them and apply them."""
@@ -380,17 +385,17 @@ class _Block:
         work = self.work
         shift = HAND * (step % SEATS)
         np.add(work.row_base, chosen, out=work.index)
-        np.take(work.card_entries, work.index, out=work.chosen_entries, mode="clip")
-        position, lower, higher = (work.chosen_fields[:, field] for field in range(3))
-        np.left_shift(_ONE, position, out=work.bit)
+        # The method, not np.take: per step, numpy's Python wrapper costs as much as a small take.
+        work.card_entries.take(work.index, out=work.chosen_entries, mode="clip")
+        np.left_shift(_ONE, work.chosen_position, out=work.bit)
         allowed = np.right_shift(work.bit, shift, out=work.allowed)  # the chosen card in the mover's 13 bits
         allowed &= options
         if allowed.min() == 0:
             self._raise_illegal(step, chosen, int(np.flatnonzero(allowed == 0)[0]), options)
         self.held ^= work.bit
         # A played card opens up its neighbours; a discard opens nothing.
-        np.left_shift(_ONE, lower, out=work.unlocked)
-        np.left_shift(_ONE, higher, out=work.unlocked_higher)
+        np.left_shift(_ONE, work.chosen_lower, out=work.unlocked)
+        np.left_shift(_ONE, work.chosen_higher, out=work.unlocked_higher)
         work.unlocked |= work.unlocked_higher
         np.invert(work.discard_mask, out=work.play_mask)
         work.unlocked &= work.play_mask
@@ -447,7 +452,7 @@ def _checked_choice(strategy: Strategy, choice: object, size: int) -> np.ndarray
             f" expected {size} card ids"
         )
     # Viewed unsigned, negative ids become huge: one reduction checks both ends.
-    if choice.view(choice.dtype.str.replace("i", "u")).max() >= NUM_CARDS:
+    if choice.view(np.dtype(f"u{choice.itemsize}")).max() >= NUM_CARDS:
         bad = choice[(choice < 0) | (choice >= NUM_CARDS)][0]
         raise IllegalAction(f"strategy {_name(strategy)} returned {bad}, which is not a card id (0..51)")
     return choice
@@ -491,12 +496,10 @@ def _fill_card_table(deals: np.ndarray, leader: np.ndarray, round_ids: np.ndarra
     if positions.min() < 0:
         row = int(np.flatnonzero((positions < 0).reshape(-1, NUM_CARDS).any(axis=1))[0])
         raise DealError(f"the deal of round {round_ids[row]} is not a permutation of the {NUM_CARDS} cards")
-    table = work.card_table
-    table[:, 0] = positions
-    table[1:, 1] = positions[:-1]
-    table[:-1, 2] = positions[1:]
-    by_rank = table.reshape(-1, NUM_RANKS, 4)
-    by_rank[:, 0, 1] = NO_POSITION
+    # Copying the unaligned int32 windows of positions is 2x faster than writing three byte columns.
+    np.copyto(work.card_entries, work.position_windows)
+    by_rank = work.card_table.reshape(-1, NUM_RANKS, 4)
+    by_rank[:, 0, 0] = NO_POSITION
     by_rank[:, -1, 2] = NO_POSITION
 
 

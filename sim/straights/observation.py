@@ -118,10 +118,9 @@ def positions_to_cards(hand: np.ndarray, positions: np.ndarray) -> np.ndarray:
 def card_at_lowest(hand: np.ndarray, positions: np.ndarray) -> np.ndarray:
     """(n,) the card of ``hand`` at the lowest set bit of each nonzero position mask."""
     # Flat takes are 2-3x faster than fancy indexing at engine batch sizes; clipping is safe, as
-    # every mask is below 1 << 13.
-    lowest = np.take(LOWEST_POSITION, positions, mode="clip")
-    flat_index = np.add(_row_starts(len(hand), hand.shape[1]), lowest)
-    return np.take(np.ascontiguousarray(hand).reshape(-1), flat_index, mode="clip")
+    # every mask is below 1 << 13. The take method skips np.take's Python wrapper.
+    flat_index = np.add(_row_starts(len(hand), hand.shape[1]), LOWEST_POSITION.take(positions, mode="clip"))
+    return np.ascontiguousarray(hand).reshape(-1).take(flat_index, mode="clip")
 
 
 @functools.lru_cache(maxsize=8)
