@@ -269,6 +269,7 @@ class Hand:
             discard_pile=np.array([mask_of(self.pile)], dtype=np.int64),
             opponent_took=np.array([self.took[1 - seat]], dtype=np.int64),
             opponent_threw=np.array([self.threw[1 - seat]], dtype=np.int64),
+            threw=np.array([self.threw[seat]], dtype=np.int64),
             taken=np.array([self.taken]),
             stock_size=np.array([len(self.stock)]),
             scores=np.array([self.scores]),

@@ -1,7 +1,7 @@
 """What a Gin Rummy player may see when it is to move, for a batch of hands at once.
 
 A player sees its own cards, the discard pile, the cards its opponent took from the discard pile
-and still holds, the cards the opponent threw, the stock's size and the game scores — never the
+and still holds, the cards each seat threw this hand, the stock's size and the game scores — never the
 opponent's hand or the stock. Every field is a numpy array whose first axis is the hand.
 
 Actions are ints: ``DRAW_STOCK`` and ``DRAW_DISCARD`` draw; a card id (``sim.cards``) discards that
@@ -53,6 +53,7 @@ class Observation:
     discard_pile: np.ndarray  # (n,) int64 bitmask of every card in the discard pile
     opponent_took: np.ndarray  # (n,) int64 bitmask: cards the opponent took from the pile and still holds
     opponent_threw: np.ndarray  # (n,) int64 bitmask: every card the opponent discarded this hand
+    threw: np.ndarray  # (n,) int64 bitmask: every card this seat discarded this hand
     taken: np.ndarray  # (n,) the card this seat just took from the pile (it may not throw it back), or ``NONE``
     stock_size: np.ndarray  # (n,)
     scores: np.ndarray  # (n, 2) game points of each seat before this hand (toward 100)

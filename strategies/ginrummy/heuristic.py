@@ -13,11 +13,10 @@ holds for gin only while the hand is nearly there and the stock is deep.
   the deadwood is over ``early_knock`` and the stock is still deeper than ``late``: late in the
   hand it knocks at once.
 
-Only the seat's own observations are read (never the opponent's hand). The player remembers the
-cards it threw in the current hand (by seat and hand id, forgotten when the stock grows, i.e. a new
-hand) and never takes one of them back from the pile: without that, two players taking each other's
-throws can circle forever without the stock shrinking. Given the same observations in the same order
-it makes the same choices.
+Only the seat's own observations are read (never the opponent's hand). It never takes back from the
+pile a card it threw this hand (``Observation.threw``): without that, two players taking each other's
+throws can circle forever without the stock shrinking. It keeps no state: the same observation
+always gets the same choice.
 """
 
 from __future__ import annotations
@@ -92,19 +91,6 @@ class Heuristic:
         self.patience = patience
         self.early_knock = early_knock
         self.late = late
-        self._thrown: dict[tuple[int, int], tuple[int, int]] = {}  # (seat, hand id) -> (stock size, cards thrown)
-
-    def _memory(self, observation: Observation, row: int) -> tuple[tuple[int, int], int]:
-        """The key of this hand and the cards this seat has thrown in it (reset when a new hand starts)."""
-        key = (int(observation.seat[row]), int(observation.hand_id[row]))
-        stock = int(observation.stock_size[row])
-        last_stock, thrown = self._thrown.get(key, (stock, 0))
-        if stock > last_stock:
-            thrown = 0
-        if len(self._thrown) > 4096:
-            self._thrown.clear()
-        self._thrown[key] = (stock, thrown)
-        return key, thrown
 
     # ------------------------------------------------------------------ pieces
 
@@ -136,7 +122,7 @@ class Heuristic:
 
     # ------------------------------------------------------------------ decisions
 
-    def draw(self, hand: int, top: int, thrown: int = 0) -> int:
+    def draw(self, hand: int, top: int, thrown: int) -> int:
         if top == NONE or thrown >> top & 1:
             return DRAW_STOCK
         with_top = hand | (1 << top)
@@ -157,13 +143,9 @@ class Heuristic:
         return min(throwable, key=lambda c: self.throw_score(hand, c, unseen, took, threw))
 
     def action(self, observation: Observation, row: int) -> int:
-        key, thrown = self._memory(observation, row)
         if observation.phase[row] == Phase.DRAW:
-            return self.draw(int(observation.hand[row]), int(observation.top_discard[row]), thrown)
-        action = self.discard(observation, row)
-        card = action - KNOCK if action >= KNOCK else action
-        self._thrown[key] = (self._thrown[key][0], thrown | 1 << card)
-        return action
+            return self.draw(int(observation.hand[row]), int(observation.top_discard[row]), int(observation.threw[row]))
+        return self.discard(observation, row)
 
     def choose(self, observation: Observation) -> np.ndarray:
         return np.array([self.action(observation, row) for row in range(len(observation))], dtype=np.int64)

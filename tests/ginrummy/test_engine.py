@@ -44,6 +44,21 @@ def test_random_play_keeps_every_card_and_ends():
     assert all(endings.values())
 
 
+def test_observations_show_what_each_seat_threw_this_hand():
+    for seed in range(40):
+        rng = random.Random(seed)
+        hand = Hand(tuple(rng.sample(range(52), 52)), dealer=seed % 2)
+        threw = [0, 0]
+        while not hand.is_over:
+            observation = hand.observe()
+            seat = hand.turn
+            assert int(observation.threw[0]) == threw[seat] and int(observation.opponent_threw[0]) == threw[1 - seat]
+            action = rng.choice(hand.legal_actions())
+            if action not in (DRAW_STOCK, DRAW_DISCARD):
+                threw[seat] |= 1 << (action - KNOCK if action >= KNOCK else action)
+            hand.apply(action)
+
+
 def test_a_card_taken_from_the_pile_is_not_thrown_back():
     hand = Hand(tuple(range(52)), dealer=1)
     hand.apply(hand.legal_actions()[0])

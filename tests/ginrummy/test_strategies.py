@@ -63,6 +63,24 @@ def test_deterministic(name):
         assert first == again
 
 
+@pytest.mark.parametrize("name", NAMES)
+def test_choices_depend_on_the_observation_alone(name):
+    """A player that has played the game so far chooses as a new one would: strategies keep no state."""
+    decisions = 0
+
+    def check(hand, player):
+        nonlocal decisions
+        if player is tested:
+            observation = hand.observe()
+            assert int(player.choose(observation)[0]) == int(strategies.get("ginrummy", name).choose(observation)[0])
+            decisions += 1
+
+    for game_id in range(GAMES):
+        tested = strategies.get("ginrummy", name)
+        play(game_id, [tested, strategies.get("ginrummy", "simple")], check)
+    assert decisions > 50
+
+
 def scrambled(hand, rng: random.Random):
     """A copy of the hand with the cards its current player cannot see dealt again: the opponent's
     cards not known (not taken from the pile) and the stock, reshuffled between them."""
@@ -104,7 +122,8 @@ def test_meld_outs_matches_makes_meld():
 
 
 def test_heuristic_never_takes_back_its_own_throw():
-    """Two players taking each other's throws could circle forever; the heuristic remembers its throws."""
+    """Two players taking each other's throws could circle forever; the heuristic reads its throws from
+    the observation."""
     players = [strategies.get("ginrummy", "heuristic"), strategies.get("ginrummy", "heuristic")]
     thrown: dict[int, set[int]] = {}
     current = []  # the hand being played (kept alive, so a new hand is a new object)
