@@ -197,7 +197,9 @@ def command_crosscheck(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
-PLAY_MODULES = {"straights": "sim.straights.cli", "euchre": "sim.euchre.cli", "gemstones": "sim.gemstones.cli"}
+PLAY_MODULES = {
+    "straights": "sim.straights.cli", "euchre": "sim.euchre.cli", "ginrummy": "sim.ginrummy.cli", "gemstones": "sim.gemstones.cli"
+}
 
 
 def command_play(args: argparse.Namespace) -> int:

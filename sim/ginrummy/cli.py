@@ -1,4 +1,5 @@
-"""``ginrummy [--seed N]``: the CS 340 program — you against the spec's computer player.
+"""``ginrummy [--seed N] [--vs NAME]``: the CS 340 program — you against the computer, by default the
+spec's computer player (``cs340``); ``--vs`` seats any registered Gin Rummy strategy instead.
 
 Three command sets, one letter each (case-insensitive, the first non-blank character of a line;
 the words after the first are its arguments): between hands ``Q H P S D``, drawing
@@ -16,6 +17,7 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import TextIO
 
+import strategies
 from sim.cards import card_name, cards_in, format_cards
 from sim.ginrummy import rules
 from sim.ginrummy.engine import (
@@ -31,9 +33,10 @@ from sim.ginrummy.engine import (
     ScoresChanged,
 )
 from sim.ginrummy.observation import DRAW_DISCARD, DRAW_STOCK, NONE, Phase, knock
-from strategies.ginrummy import cs340
+from strategies import Strategy
 
 YOU, COMPUTER = 0, 1
+SPEC_COMPUTER = "cs340"  # the spec's computer player: the transcripts are its games
 NAMES = ("you", "the computer")
 LETTERS = string.ascii_lowercase
 BETWEEN, DRAWING, DISCARDING = "between-hands", "drawing", "discarding"
@@ -74,8 +77,9 @@ def melds_text(melds) -> str:
 class Program:
     """One run of the program over text streams."""
 
-    def __init__(self, rng: random.Random, stdin: TextIO, stdout: TextIO) -> None:
+    def __init__(self, rng: random.Random, stdin: TextIO, stdout: TextIO, computer: Strategy | None = None) -> None:
         self.rng = rng
+        self.computer = computer or strategies.get("ginrummy", SPEC_COMPUTER)
         self.lines: Iterator[str] = iter(stdin)
         self.out = stdout
         self.game: Game | None = None
@@ -312,20 +316,19 @@ class Program:
         return [card for cards in self.user_sets(hand) if not rules.is_meld(cards) for card in cards]
 
     def computer_turn(self) -> None:
-        hand = self.game.hand
-        taken = cs340.choose_draw(list(cards_in(hand.hands[COMPUTER])), hand.top_discard) == "discard"
-        (drew,) = self.game.apply(DRAW_DISCARD if taken else DRAW_STOCK)
-        self.say(f"The computer takes {card_name(drew.card)} from the discard pile." if taken
-                 else "The computer draws from the stock.")
+        (drew,) = self.game.apply(self.computer_action())
+        self.say("The computer draws from the stock." if drew.from_stock
+                 else f"The computer takes {card_name(drew.card)} from the discard pile.")
         self.computer_discard()
         if self.game.in_hand:
             self.your_turn()
 
     def computer_discard(self) -> None:
-        hand = self.game.hand
-        card, knocks = cs340.choose_discard(list(cards_in(hand.hands[COMPUTER])),
-                                            None if hand.taken == NONE else hand.taken)
-        self.report(self.game.apply(knock(card) if knocks else card))
+        self.report(self.game.apply(self.computer_action()))
+
+    def computer_action(self) -> int:
+        """The computer's strategy's action, chosen from its own view of the hand (never the user's cards)."""
+        return int(self.computer.choose(self.game.observe())[0])
 
     # -------------------------------------------------------------- results
 
@@ -399,16 +402,29 @@ def event_lines(event: Event, target: int) -> list[str]:
     return []
 
 
-def parse_arguments(argv: list[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="ginrummy", description="Gin Rummy against the CS 340 computer player.")
+def parse_arguments(argv: list[str]) -> tuple[argparse.Namespace, Strategy]:
+    """The options and the computer's strategy; bad ones end the program with argparse's message."""
+    parser = argparse.ArgumentParser(prog="ginrummy", description="Gin Rummy against the computer (CS 340 rules).")
     parser.add_argument("--seed", type=int, help="seed the shuffles and the first dealer (repeatable games)")
-    return parser.parse_args(argv)
+    parser.add_argument("--vs", default=SPEC_COMPUTER, metavar="NAME",
+                        help=f"the computer's strategy (default: {SPEC_COMPUTER}, the spec's computer player)")
+    arguments = parser.parse_args(argv)
+    try:
+        computer = strategies.get("ginrummy", arguments.vs)
+    except strategies.StrategyError as error:
+        parser.error(str(error))
+    return arguments, computer
+
+
+def play(computer: str, seed: int | None, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
+    """``cardsim play ginrummy``: you against ``computer``."""
+    return main(["--vs", computer] + ([] if seed is None else ["--seed", str(seed)]), stdin, stdout)
 
 
 def main(argv: list[str] | None = None, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
     """Run the program; ``argv`` excludes the program name."""
-    arguments = parse_arguments(sys.argv[1:] if argv is None else argv)
-    program = Program(random.Random(arguments.seed), stdin, stdout)
+    arguments, computer = parse_arguments(sys.argv[1:] if argv is None else argv)
+    program = Program(random.Random(arguments.seed), stdin, stdout, computer)
     try:
         program.run()
     except EndOfInput:

@@ -92,3 +92,52 @@ def test_module_runs_as_a_program():
     done = subprocess.run([sys.executable, "-m", "sim.ginrummy", "--seed", "1"], input="h\nq\n",
                           capture_output=True, text=True, check=False)
     assert done.returncode == 0 and done.stderr == "" and "Goodbye." in done.stdout
+
+
+
+class Recording:
+    """Plays like ``inner`` and counts its decisions."""
+
+    def __init__(self, inner):
+        self.inner, self.decisions = inner, 0
+
+    def choose(self, observation):
+        self.decisions += 1
+        return self.inner.choose(observation)
+
+
+SOME_TURNS = "d\n" + "s\nd 1\n" * 8  # deal, then draw from the stock and throw the first card listed
+
+
+def test_the_computer_plays_the_strategy_it_is_given():
+    import strategies
+    from sim.ginrummy.cli import EndOfInput
+
+    spy = Recording(strategies.get("ginrummy", "heuristic"))
+    with pytest.raises(EndOfInput):
+        Program(random.Random(4), io.StringIO(SOME_TURNS), spied := io.StringIO(), spy).run()
+    code, heuristic = run(["--seed", "4", "--vs", "heuristic"], SOME_TURNS)
+    assert code == 0 and spy.decisions > 4
+    assert heuristic == spied.getvalue() + "\n"  # main ends the last prompt's line
+    _, spec_computer = run(["--seed", "4"], SOME_TURNS)
+    assert run(["--seed", "4", "--vs", "cs340"], SOME_TURNS)[1] == spec_computer != heuristic
+
+
+def test_an_unknown_computer_is_refused_in_one_line(capsys):
+    with pytest.raises(SystemExit) as stopped:
+        main(["--vs", "nonsense"], io.StringIO(""), io.StringIO())
+    assert stopped.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "ginrummy: error: unknown ginrummy strategy 'nonsense' (known: cs340, heuristic, simple)"
+    )
+
+
+def test_cardsim_play_ginrummy(capsys):
+    from sim.cli import main as cardsim
+    from sim.ginrummy.cli import play
+
+    out = io.StringIO()
+    assert play("best", 3, io.StringIO("d\n"), out) == 0
+    assert "Type D to deal" in out.getvalue() and "Your cards:" in out.getvalue()
+    assert cardsim(["play", "ginrummy", "--vs", "nonsense"]) == 2
+    assert "unknown ginrummy strategy 'nonsense'" in capsys.readouterr().err
