@@ -8,11 +8,10 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 import pytest
 
-from sim import cli, stats, tournament
+from sim import stats, tournament
 from sim.results import RunStore
 
 ROOT = Path(__file__).parents[1]

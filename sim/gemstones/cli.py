@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Iterator
 from typing import TextIO
 
 import strategies

@@ -22,7 +22,6 @@ from sim.cards import card_name, cards_in, format_cards
 from sim.ginrummy import rules
 from sim.ginrummy.engine import (
     Discarded,
-    Drew,
     Event,
     Game,
     GameEnded,

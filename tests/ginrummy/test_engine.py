@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import strategies
-from sim.cards import cards_in, mask_of, parse_card
+from sim.cards import parse_card
 from sim.ginrummy import game as gin_game
 from sim.ginrummy import rules
 from sim.ginrummy.engine import Game, Hand, HandEnded, HandVoid, IllegalAction

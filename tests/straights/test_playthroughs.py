@@ -8,12 +8,11 @@ change of behaviour, and read the diff.
 
 from pathlib import Path
 
-import pytest
-
 import strategies
 from sim.cards import card_name, format_cards, parse_card
 from sim.straights.deals import deals
 from sim.straights.engine import Round
+from tests.playthroughs import playthrough_tests, regenerate
 
 PLAYTHROUGHS = Path(__file__).parent / "playthroughs"
 # (file name, deal seed, deal index, strategy spec playing every seat) of the stored playthroughs.
@@ -44,21 +43,17 @@ def record(seed: int, index: int, spec: str) -> str:
     return canonical_text(deck, current.actions)
 
 
-@pytest.mark.parametrize("name", [case[0] for case in CASES])
-def test_replaying_a_playthrough_reproduces_it(name):
-    stored = (PLAYTHROUGHS / name).read_text()
+def replay(stored: str) -> str:
+    """The text that replaying a stored playthrough's deck and actions gives."""
     deck_line, actions_line = stored.splitlines()[:2]
     deck = [parse_card(word) for word in deck_line.removeprefix("deck: ").split()]
     actions = [parse_card(word) for word in actions_line.removeprefix("actions: ").split()]
-    assert canonical_text(deck, actions) == stored
+    return canonical_text(deck, actions)
 
 
-@pytest.mark.parametrize(("name", "seed", "index", "spec"), CASES)
-def test_the_strategy_still_plays_its_playthrough(name, seed, index, spec):
-    assert record(seed, index, spec) == (PLAYTHROUGHS / name).read_text()
-
+test_replaying_a_playthrough_reproduces_it, test_the_strategy_still_plays_its_playthrough = playthrough_tests(
+    PLAYTHROUGHS, CASES, replay, record
+)
 
 if __name__ == "__main__":
-    for name, seed, index, spec in CASES:
-        (PLAYTHROUGHS / name).write_text(record(seed, index, spec))
-        print("wrote", name)
+    regenerate(PLAYTHROUGHS, CASES, record)
