@@ -116,3 +116,24 @@ class RunStore:
         if not files:
             raise ResultsError(f"{self.path} has no per-round rows (was it run with --no-rounds?)")
         return pd.concat([pd.read_parquet(path) for path in files], ignore_index=True)
+
+
+def newest_run(results: str | os.PathLike[str], game: str | None = None, games: bool | None = None) -> RunStore:
+    """The run under ``results`` whose summary was written last: what the last tournament wrote.
+
+    ``game`` keeps only that game's runs; ``games`` True or False only runs that played whole games,
+    or only runs that did not.
+    """
+    runs = []
+    for summary in Path(results).glob("*/summary.csv"):
+        store = RunStore(summary.parent)
+        try:
+            plan = store.read_config()["plan"]
+        except ResultsError:
+            continue  # not a finished cardsim run
+        if game in (None, plan.get("game")) and games in (None, bool(plan.get("games"))):
+            runs.append((summary.stat().st_mtime, store))
+    if not runs:
+        kind = " ".join(filter(None, [game, {True: "whole-games", False: "per-round"}.get(games), "tournament"]))
+        raise ResultsError(f"no {kind} results under {results}: run `cardsim tournament` first")
+    return max(runs, key=lambda run: run[0])[1]

@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 from sim import stats, tournament
-from sim.results import RunStore
+from sim.results import ResultsError, RunStore, newest_run
 
 ROOT = Path(__file__).parents[1]
 LINEUP = ("heuristic", "first-legal", "heuristic", "first-legal")
@@ -221,3 +221,18 @@ def test_dask_backend_gives_identical_results(tmp_path):
         remote = run_plan(plan, tmp_path / "dask", jobs=2, backend="dask")
     pd.testing.assert_frame_equal(local.summary, remote.summary)
     pd.testing.assert_frame_equal(stored_rows(tmp_path / "local"), stored_rows(tmp_path / "dask"))
+
+
+def test_newest_run_picks_the_last_finished_run_of_the_kind_asked(tmp_path):
+    rounds = tournament.Plan("straights", LINEUP, rounds=64, seed=1)
+    whole_games = tournament.Plan("straights", LINEUP, rounds=4, seed=1, games=True)
+    for name, plan in (("rounds", rounds), ("games", whole_games)):
+        tournament.run(plan, RunStore(tmp_path / name), progress=False)
+    (tmp_path / "not-a-run").mkdir()
+    (tmp_path / "not-a-run" / "summary.csv").write_text("strategy\n")  # no config.json: skipped
+
+    assert newest_run(tmp_path).path == tmp_path / "games"
+    assert newest_run(tmp_path, games=False).path == tmp_path / "rounds"
+    assert newest_run(tmp_path, game="straights", games=True).path == tmp_path / "games"
+    with pytest.raises(ResultsError, match="no ginrummy tournament results"):
+        newest_run(tmp_path, game="ginrummy")
