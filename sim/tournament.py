@@ -13,6 +13,8 @@ which are an optional extra (``keep_rounds``) for notebooks.
 from __future__ import annotations
 
 import hashlib
+import importlib
+import importlib.util
 import json
 import math
 from collections.abc import Iterator
@@ -296,10 +298,37 @@ def _execute(plan: Plan, todo: list[int], jobs: int, backend: str) -> Iterator[C
         return
     from joblib import Parallel, delayed, parallel_config
 
+    modules = registering_modules(plan)
     with parallel_config(backend=backend, n_jobs=jobs):
         parallel = Parallel(return_as="generator_unordered")
-        results = parallel(delayed(play_chunk)(plan, index) for index in todo)
+        results = parallel(delayed(_play_chunk_in_worker)(plan, index, modules) for index in todo)
         yield from results
+
+
+def registering_modules(plan: Plan) -> list[str]:
+    """The modules whose import registers the plan's strategies, for worker processes to import.
+
+    Workers look strategies up by name, so a strategy registered by a researcher's own module (not an
+    entry point) needs that module imported there too. One defined in a script or notebook cannot be
+    imported at all: PlanError says to run it with --jobs 1 or move it to a module.
+    """
+    modules = set()
+    for spec in plan.strategy_names:
+        factory = strategy_registry.info(plan.game, strategy_registry.parse_spec(spec)[0]).factory
+        module = getattr(factory, "__module__", None)
+        if module in (None, "__main__", "builtins") or importlib.util.find_spec(module) is None:
+            raise PlanError(
+                f"{spec} is defined in this script or notebook, which worker processes cannot import: "
+                "run with --jobs 1, or register it from a module (docs/straights.md, 'Writing a strategy')"
+            )
+        modules.add(module)
+    return sorted(modules)
+
+
+def _play_chunk_in_worker(plan: Plan, index: int, modules: list[str]) -> ChunkResult:
+    for module in modules:
+        importlib.import_module(module)
+    return play_chunk(plan, index)
 
 
 def run(

@@ -236,3 +236,48 @@ def test_newest_run_picks_the_last_finished_run_of_the_kind_asked(tmp_path):
     assert newest_run(tmp_path, game="straights", games=True).path == tmp_path / "games"
     with pytest.raises(ResultsError, match="no ginrummy tournament results"):
         newest_run(tmp_path, game="ginrummy")
+
+
+@pytest.fixture
+def own_strategies(tmp_path, monkeypatch):
+    """A researcher's module registering ``copied-first-legal``, importable from ``tmp_path``; its
+    registrations are taken back afterwards."""
+    (tmp_path / "my_strategies.py").write_text(
+        "from strategies import register\n"
+        "from strategies.straights.first_legal import FirstLegal\n\n\n"
+        "@register('straights', 'copied-first-legal')\n"
+        "class CopiedFirstLegal(FirstLegal):\n"
+        "    pass\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import my_strategies  # noqa: F401  (registers)
+
+    # Workers take sys.path when they start: ones left from earlier tests would not see tmp_path.
+    from joblib.externals.loky import get_reusable_executor
+
+    get_reusable_executor().shutdown(wait=True)
+
+    yield
+    strategies_registry = __import__("strategies")._registry["straights"]
+    for name in ("copied-first-legal", "notebook-first-legal"):
+        strategies_registry.pop(name, None)
+
+
+def test_workers_import_the_modules_that_registered_a_researchers_strategies(tmp_path, own_strategies):
+    plan = tournament.Plan("straights", ("copied-first-legal", "heuristic", "copied-first-legal", "heuristic"),
+                           rounds=256, seed=4, chunk_size=64)
+    in_workers = tournament.run(plan, RunStore(tmp_path / "two"), jobs=2, progress=False)
+    here = tournament.run(plan, RunStore(tmp_path / "one"), jobs=1, progress=False)
+    pd.testing.assert_frame_equal(in_workers.summary, here.summary)
+
+
+def test_a_strategy_defined_in_a_notebook_needs_jobs_1(tmp_path, own_strategies):
+    from strategies import register
+    from strategies.straights.first_legal import FirstLegal
+
+    notebook_class = type("NotebookFirstLegal", (FirstLegal,), {"__module__": "__main__"})
+    register("straights", "notebook-first-legal")(notebook_class)
+    plan = tournament.Plan("straights", ("notebook-first-legal", "heuristic") * 2, rounds=64, seed=4)
+    with pytest.raises(tournament.PlanError, match="run with --jobs 1"):
+        tournament.run(plan, RunStore(tmp_path / "two"), jobs=2, progress=False)
+    assert tournament.run(plan, RunStore(tmp_path / "one"), jobs=1, progress=False).summary is not None
