@@ -13,6 +13,8 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from tqdm import tqdm
+
 import strategies
 from benchmarks.run import add_arguments as add_benchmark_arguments
 from sim import games
@@ -58,8 +60,12 @@ def _players(text: str) -> list[str]:
 
 
 def _jobs(value: int) -> int:
-    """joblib's convention: -1 means every core."""
-    return os.cpu_count() or 1 if value == -1 else value
+    """How many worker processes: joblib's convention, where -1 means every core."""
+    if value == -1:
+        return os.cpu_count() or 1
+    if value < 1:
+        raise UsageError(f"--jobs must be -1 (every core) or at least 1, not {value}")
+    return value
 
 
 # --------------------------------------------------------------------------- tournament
@@ -192,7 +198,11 @@ def command_crosscheck(args: argparse.Namespace) -> int:
     if args.game not in GAMES:
         raise UsageError(f"{args.game} has no fast engine to cross-check yet (games: {', '.join(GAMES)})")
     specs = args.strategies or [args.baseline] * games.load(args.game).num_seats
-    report = crosscheck(game=args.game, rounds=args.rounds, seed=args.seed, strategies=specs)
+    jobs = _jobs(args.jobs)
+    with tqdm(total=args.rounds, unit="round", unit_scale=True, disable=args.quiet, desc=f"{args.game} crosscheck",
+              dynamic_ncols=True) as bar:
+        report = crosscheck(game=args.game, rounds=args.rounds, seed=args.seed, strategies=specs, jobs=jobs,
+                            progress=lambda done: bar.update(done - bar.n))
     print(report.format())
     return 0 if report.ok else 1
 
@@ -275,6 +285,8 @@ def argument_parser() -> argparse.ArgumentParser:
     check.add_argument("--seed", type=_seed, default=0)
     check.add_argument("--strategies", type=_players, metavar="A,B,C,D", help="one spec per seat")
     check.add_argument("--baseline", default="first-legal", help="the strategy of every seat without --strategies")
+    check.add_argument("--jobs", type=int, default=1, metavar="J", help="worker processes (-1: all cores)")
+    check.add_argument("--quiet", action="store_true", help="no progress bar")
     check.set_defaults(handler=command_crosscheck)
 
     play = commands.add_parser("play", help="play a game yourself against registered strategies")

@@ -84,12 +84,17 @@ def crosscheck(
     strategies: Sequence[str | Strategy] = ("first-legal",) * 4,
     start: int = 0,
     progress: Callable[[int], None] | None = None,
+    jobs: int = 1,
 ) -> CrosscheckReport:
     """Play the same deals in both engines of ``game`` with the same strategy objects and compare.
 
     ``strategies`` are specs (``"mc:samples=64"``) or strategy objects, one per seat; equal specs
     share one object. ``progress``, if given, is called with the number of rounds done so far.
+    With ``jobs`` other than 1, joblib workers check spans of ``CHUNK_SIZE`` deals and the report is
+    the one a single process gives: the first divergence in deal order, and what agreed before it.
     """
+    if jobs != 1:
+        return _crosscheck_in_workers(game, rounds, seed, strategies, start, progress, jobs)
     hooks = _hooks(game)
     players = _build(game, strategies)
     names = tuple(_describe(strategy) for strategy in strategies)
@@ -106,6 +111,33 @@ def crosscheck(
                 return CrosscheckReport(game, seed, names, compared_rounds, compared_actions, divergence)
             compared_rounds += 1
             compared_actions += len(actions)
+        if progress is not None:
+            progress(compared_rounds)
+    return CrosscheckReport(game, seed, names, compared_rounds, compared_actions)
+
+
+def _crosscheck_in_workers(
+    game: str,
+    rounds: int,
+    seed: int,
+    strategies: Sequence[str | Strategy],
+    start: int,
+    progress: Callable[[int], None] | None,
+    jobs: int,
+) -> CrosscheckReport:
+    from joblib import Parallel, delayed
+
+    _hooks(game)
+    _build(game, strategies)  # unknown specs fail here, before any worker starts
+    spans = [(first, min(CHUNK_SIZE, start + rounds - first)) for first in range(start, start + rounds, CHUNK_SIZE)]
+    names = tuple(_describe(strategy) for strategy in strategies)
+    compared_rounds = compared_actions = 0
+    parallel = Parallel(n_jobs=jobs, return_as="generator")  # in span order, so the first divergence is the first
+    for span in parallel(delayed(crosscheck)(game, count, seed, strategies, first) for first, count in spans):
+        compared_rounds += span.rounds
+        compared_actions += span.actions
+        if not span.ok:
+            return CrosscheckReport(game, seed, names, compared_rounds, compared_actions, span.divergence)
         if progress is not None:
             progress(compared_rounds)
     return CrosscheckReport(game, seed, names, compared_rounds, compared_actions)

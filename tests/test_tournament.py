@@ -180,6 +180,9 @@ def test_config_json_records_how_to_rerun(tmp_path):
         (["report", "/no/such/run"], "does not exist"),
         (["match", "heuristic", "heuristic"], "A and B are the same strategy"),
         (["bench", "--game", "euchre"], "euchre has no fast engine to benchmark"),
+        (["crosscheck", "--rounds", "10", "--jobs", "0"], "--jobs must be -1 (every core) or at least 1, not 0"),
+        (["tournament", "--game", "straights", "--players", "first-legal," * 3 + "first-legal", "--rounds", "5",
+          "--jobs", "-2"], "--jobs must be -1 (every core) or at least 1, not -2"),
         (["bench", "--sizes", "0"], "--sizes and --cores must be positive"),
     ],
 )

@@ -4,10 +4,12 @@ Monte-Carlo strategies cost seconds per round on the reference engine; their eng
 checked on fewer deals in test_strategies.py and at scale by `cardsim crosscheck`.
 """
 
+import numpy as np
 import pytest
 
 import strategies
-from sim.crosscheck import crosscheck
+from sim.crosscheck import CHUNK_SIZE, crosscheck
+from strategies.straights.first_legal import FirstLegal
 
 LOOKAHEAD = {"mc", "oracle-mc"}
 CHEAP_DETERMINISTIC = [
@@ -30,3 +32,31 @@ def test_cardsim_crosscheck_exit_codes(capsys):
     assert main(["crosscheck", "--game", "straights", "--rounds", "200", "--seed", "1"]) == 0
     assert "crosscheck OK" in capsys.readouterr().out
     assert main(["crosscheck", "--game", "straights", "--rounds", "10", "--strategies", "nonsense"]) == 2
+
+
+class DeviatesInTheFastEngineOnOneDeal:
+    """first-legal, except that in the fast engine (batches of more than one) it takes its last legal
+    action in the round of ``deal``: the engines then differ at the first choice there."""
+
+    def __init__(self, deal: int) -> None:
+        self.deal = deal
+
+    def choose(self, observation):
+        chosen = FirstLegal().choose(observation)
+        if len(observation) > 1:
+            rows = np.flatnonzero(observation.round_id == self.deal)
+            last = np.frexp(observation.options[rows].astype(np.float64))[1] - 1  # highest set bit
+            chosen[rows] = observation.hand[rows, last]
+        return chosen
+
+
+@pytest.mark.parametrize("deal", [CHUNK_SIZE + 404, None])
+def test_workers_give_the_report_one_process_gives(deal):
+    lineup = [DeviatesInTheFastEngineOnOneDeal(deal if deal is not None else -1)] * 4
+    alone = crosscheck("straights", rounds=CHUNK_SIZE + 900, seed=5, strategies=lineup)
+    in_workers = crosscheck("straights", rounds=CHUNK_SIZE + 900, seed=5, strategies=lineup, jobs=2)
+    assert in_workers == alone
+    if deal is None:
+        assert alone.ok and alone.rounds == CHUNK_SIZE + 900
+    else:
+        assert alone.divergence.deal == deal and alone.rounds == deal  # every earlier deal agreed
