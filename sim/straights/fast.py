@@ -466,6 +466,8 @@ def _leaders(deals: np.ndarray) -> np.ndarray:
     """(n,) the seat dealt the 7 of spades in each deal."""
     if deals.ndim != 2 or deals.shape[1] != NUM_CARDS:
         raise DealError(f"deals must be an array of shape (n, {NUM_CARDS}), not {deals.shape}")
+    if deals.dtype.kind not in "iu":
+        raise DealError(f"deals hold integer card ids, not {deals.dtype}")
     if deals.size and (deals.min() < 0 or deals.max() >= NUM_CARDS):
         raise DealError(f"deals hold card ids 0..{NUM_CARDS - 1}")
     return np.argmax(deals == rules.SEVEN_OF_SPADES, axis=1) // HAND

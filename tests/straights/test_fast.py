@@ -215,6 +215,9 @@ def test_bad_deals_are_refused():
         play_rounds(dealt, [FirstLegal()] * 4)
     with pytest.raises(DealError):
         play_rounds(np.full((2, NUM_CARDS), 52), [FirstLegal()] * 4)
+    for not_integers in (deals(1, 0, 3).astype(float), deals(1, 0, 3).astype(str)):
+        with pytest.raises(DealError, match="integer card ids"):
+            play_rounds(not_integers, [FirstLegal()] * 4)
 
 
 # --- points and games ----------------------------------------------------------------------------------------
