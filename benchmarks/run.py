@@ -158,7 +158,8 @@ def run(batch_sizes: tuple[int, ...], cores: int) -> list[Row]:
     rows = []
     with Parallel(n_jobs=cores, backend="loky") as parallel:
         reference = {1: measure_one_core(play_reference, REFERENCE_ROUNDS)}
-        reference[cores] = measure_all_cores(parallel, play_reference, REFERENCE_ROUNDS * cores, cores)
+        if cores > 1:
+            reference[cores] = measure_all_cores(parallel, play_reference, REFERENCE_ROUNDS * cores, cores)
         for used in sorted(reference):
             rows.append(Row("reference", REFERENCE_ROUNDS * used, used, *reference[used], speedup=1.0))
         for batch in batch_sizes:
