@@ -248,7 +248,8 @@ def argument_parser() -> argparse.ArgumentParser:
     run.add_argument("--jobs", type=int, metavar="J", help="worker processes (-1: all cores)")
     run.add_argument("--duplicate", action="store_const", const=True, help="play every deal in every seating")
     run.add_argument("--games", action="store_const", const=True, help="play whole games and count wins")
-    run.add_argument("--engine", choices=("fast", "reference"))
+    run.add_argument("--engine", choices=("fast", "reference"),
+                     help="default: the game's fast engine if it has one, else its reference engine")
     run.add_argument("--out", metavar="DIR", help="results directory (default results/<run-id>)")
     run.add_argument("--no-rounds", dest="keep_rounds", action="store_const", const=False,
                      help="keep only per-chunk aggregates, not per-round rows")
@@ -267,7 +268,8 @@ def argument_parser() -> argparse.ArgumentParser:
     match.add_argument("--alpha", type=float, default=0.05)
     match.add_argument("--beta", type=float, default=0.05)
     match.add_argument("--max-deals", dest="max_deals", type=_positive_int, default=1_000_000)
-    match.add_argument("--engine", choices=("fast", "reference"), default="fast")
+    match.add_argument("--engine", choices=("fast", "reference"), default="",
+                       help="default: the game's fast engine if it has one, else its reference engine")
     match.add_argument("--quiet", action="store_true")
     match.set_defaults(handler=command_match)
 

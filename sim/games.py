@@ -70,6 +70,12 @@ def game_deal_source(game: Game, seed: int) -> DealSource:
     return deal_round
 
 
+def default_engine(game: Game, whole_games: bool = False) -> str:
+    """The engine to play ``game`` on when none is named: the fast one where the game has one."""
+    engines = game.play_games if whole_games else game.play_rounds
+    return "fast" if "fast" in engines else "reference"
+
+
 def names() -> list[str]:
     return sorted(GAME_MODULES)
 

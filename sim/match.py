@@ -41,7 +41,7 @@ def lineup(game: games.Game, a: str, b: str) -> tuple[str, ...]:
 
 def sequential_match(
     game_name: str, a: str, b: str, *, seed: int = 0, margin: float = 0.25, alpha: float = 0.05,
-    beta: float = 0.05, max_deals: int = 1_000_000, engine: str = "fast", progress: bool = True,
+    beta: float = 0.05, max_deals: int = 1_000_000, engine: str = "", progress: bool = True,
 ) -> MatchOutcome:
     """Play batches of duplicate deals until the SPRT decides or ``max_deals`` have been played."""
     if a.strip() == b.strip():

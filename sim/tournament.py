@@ -50,12 +50,14 @@ class Plan:
     seed: int = 0
     duplicate: bool = False
     games: bool = False
-    engine: str = "fast"
+    engine: str = ""  # "": the game's fastest engine (games.default_engine)
     keep_rounds: bool = True
     chunk_size: int = 0  # 0: chosen from the size of the run
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "players", tuple(self.players))
+        if not self.engine and self.game in games.names():
+            object.__setattr__(self, "engine", games.default_engine(games.load(self.game), self.games))
         if self.chunk_size == 0:
             most = MAX_CHUNK_GAMES if self.games else MAX_CHUNK_DEALS
             object.__setattr__(self, "chunk_size", min(most, max(MIN_CHUNK, math.ceil(self.rounds / TARGET_CHUNKS))))
