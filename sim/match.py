@@ -79,7 +79,10 @@ def sequential_match(
 
 def format_verdict(outcome: MatchOutcome) -> str:
     interval = outcome.advantage
-    if outcome.winner is None:
+    if outcome.winner is None and outcome.deals < MIN_DEALS:
+        verdict = (f"No decision after {outcome.deals:,} deals: the test decides only after {MIN_DEALS:,}, "
+                   "when the variance estimate can be trusted.")
+    elif outcome.winner is None:
         verdict = f"No decision after {outcome.deals:,} deals: neither is {outcome.margin} points per round better."
     else:
         loser = outcome.b if outcome.winner == outcome.a else outcome.a
@@ -89,5 +92,5 @@ def format_verdict(outcome: MatchOutcome) -> str:
         f"{outcome.a}'s advantage: {interval.estimate:+.3f} points per round, 95% CI "
         f"[{interval.low:+.3f}, {interval.high:+.3f}] (positive: {outcome.a} better)",
         f"SPRT: margin ±{outcome.margin} points per round, alpha={outcome.alpha}, beta={outcome.beta}, "
-        f"LLR {outcome.llr:+.2f} in bounds [{outcome.bounds[0]:.2f}, {outcome.bounds[1]:.2f}]",
+        f"LLR {outcome.llr:+.2f}, bounds [{outcome.bounds[0]:.2f}, {outcome.bounds[1]:.2f}]",
     ])

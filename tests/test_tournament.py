@@ -215,6 +215,14 @@ def test_match_stops_when_the_sprt_decides():
     assert deals < 10_000
 
 
+def test_a_match_cut_short_says_why_it_did_not_decide():
+    from sim.match import MIN_DEALS, format_verdict, sequential_match
+
+    outcome = sequential_match("straights", "heuristic", "first-legal", max_deals=200, progress=False)
+    assert outcome.winner is None and outcome.deals == 200
+    assert format_verdict(outcome).startswith(f"No decision after 200 deals: the test decides only after {MIN_DEALS:,}")
+
+
 def test_dask_backend_gives_identical_results(tmp_path):
     distributed = pytest.importorskip("distributed")
     plan = tournament.Plan("straights", LINEUP, rounds=1500, seed=6, duplicate=True, chunk_size=300)
