@@ -175,7 +175,7 @@ class Hand:
         if self.phase == Phase.DISCARD:
             hand = self.hands[self.turn]
             throwable = [card for card in cards_in(hand) if card != self.taken]
-            knocks = [knock(card) for card in throwable if rules.can_knock(hand & ~(1 << card))]
+            knocks = [knock(card) for card in rules.knocking_discards(hand) if card != self.taken]
             return (*throwable, *knocks)
         return ()
 

@@ -164,6 +164,16 @@ def can_knock(ten_cards: int) -> bool:
     return deadwood(ten_cards) <= KNOCK_LIMIT
 
 
+def knocking_discards(hand: int) -> list[int]:
+    """The cards of an 11-card hand whose discard leaves ten cards that may knock, ascending."""
+    # Discarding a card lowers the least deadwood by at most its value (the hand's best arrangement
+    # is never worse than the ten's plus that card as deadwood), so one search of the whole hand
+    # rules out most discards before their own search: early in a hand, all of them.
+    whole = deadwood(hand)
+    return [card for card in cards_in(hand)
+            if whole - card_value(card) <= KNOCK_LIMIT and can_knock(hand & ~(1 << card))]
+
+
 # ----------------------------------------------------------------------------- laying off
 
 def _extends_run(card: int, run: Sequence[int]) -> bool:

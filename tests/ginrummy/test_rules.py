@@ -58,6 +58,17 @@ def test_deadwood_matches_brute_force(size):
         assert rules.deadwood(mask_of(hand)) == brute_deadwood(hand), hand
 
 
+def test_knocking_discards_are_the_discards_that_leave_a_knock():
+    rng = random.Random(7)
+    knockers = 0
+    for trial in range(3000):
+        hand = mask_of(rng.sample(range(52), 11) if trial % 3 == 0 else meldy_hand(rng, 11))
+        expected = [card for card in range(52) if hand >> card & 1 and rules.can_knock(hand & ~(1 << card))]
+        assert rules.knocking_discards(hand) == expected
+        knockers += bool(expected)
+    assert knockers > 50  # some hands do knock (68 with this seed), so both outcomes are checked
+
+
 def test_best_arrangement_is_melds_plus_the_deadwood():
     rng = random.Random(5)
     for _ in range(300):
