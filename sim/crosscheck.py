@@ -93,54 +93,44 @@ def crosscheck(
     With ``jobs`` other than 1, joblib workers check spans of ``CHUNK_SIZE`` deals and the report is
     the one a single process gives: the first divergence in deal order, and what agreed before it.
     """
-    if jobs != 1:
-        return _crosscheck_in_workers(game, rounds, seed, strategies, start, progress, jobs)
     hooks = _hooks(game)
     players = _build(game, strategies)
-    names = tuple(_describe(strategy) for strategy in strategies)
-    compared_rounds = compared_actions = 0
-    for chunk_start in range(start, start + rounds, CHUNK_SIZE):
-        count = min(CHUNK_SIZE, start + rounds - chunk_start)
-        deals = games.load(game).deals(seed, chunk_start, count)
-        deal_ids = np.arange(chunk_start, chunk_start + count, dtype=np.int64)
-        fast_actions, fast_points = hooks.play_fast(deals, players, deal_ids)
-        for row, deal_id in enumerate(deal_ids.tolist()):
-            actions, points = hooks.play_reference(deals[row], players, deal_id)
-            divergence = _first_difference(hooks, deal_id, actions, points, fast_actions[row], fast_points[row])
-            if divergence is not None:
-                return CrosscheckReport(game, seed, names, compared_rounds, compared_actions, divergence)
-            compared_rounds += 1
-            compared_actions += len(actions)
-        if progress is not None:
-            progress(compared_rounds)
-    return CrosscheckReport(game, seed, names, compared_rounds, compared_actions)
-
-
-def _crosscheck_in_workers(
-    game: str,
-    rounds: int,
-    seed: int,
-    strategies: Sequence[str | Strategy],
-    start: int,
-    progress: Callable[[int], None] | None,
-    jobs: int,
-) -> CrosscheckReport:
-    from joblib import Parallel, delayed
-
-    _hooks(game)
-    _build(game, strategies)  # unknown specs fail here, before any worker starts
     spans = [(first, min(CHUNK_SIZE, start + rounds - first)) for first in range(start, start + rounds, CHUNK_SIZE)]
+    if jobs == 1:
+        checked = (_check_span(hooks, game, seed, players, first, count) for first, count in spans)
+    else:
+        from joblib import Parallel, delayed
+
+        # In span order, so the first divergence met is the first in deal order.
+        parallel = Parallel(n_jobs=jobs, return_as="generator")
+        checked = parallel(delayed(_check_span)(hooks, game, seed, players, first, count) for first, count in spans)
     names = tuple(_describe(strategy) for strategy in strategies)
     compared_rounds = compared_actions = 0
-    parallel = Parallel(n_jobs=jobs, return_as="generator")  # in span order, so the first divergence is the first
-    for span in parallel(delayed(crosscheck)(game, count, seed, strategies, first) for first, count in spans):
-        compared_rounds += span.rounds
-        compared_actions += span.actions
-        if not span.ok:
-            return CrosscheckReport(game, seed, names, compared_rounds, compared_actions, span.divergence)
+    for span_rounds, span_actions, divergence in checked:
+        compared_rounds += span_rounds
+        compared_actions += span_actions
+        if divergence is not None:
+            return CrosscheckReport(game, seed, names, compared_rounds, compared_actions, divergence)
         if progress is not None:
             progress(compared_rounds)
     return CrosscheckReport(game, seed, names, compared_rounds, compared_actions)
+
+
+def _check_span(
+    hooks: GameHooks, game: str, seed: int, players: Sequence[Strategy], first: int, count: int
+) -> tuple[int, int, Divergence | None]:
+    """(rounds, actions agreed, the first divergence or None) of deals ``first .. first + count - 1``."""
+    deals = games.load(game).deals(seed, first, count)
+    deal_ids = np.arange(first, first + count, dtype=np.int64)
+    fast_actions, fast_points = hooks.play_fast(deals, players, deal_ids)
+    agreed_actions = 0
+    for row, deal_id in enumerate(deal_ids.tolist()):
+        actions, points = hooks.play_reference(deals[row], players, deal_id)
+        divergence = _first_difference(hooks, deal_id, actions, points, fast_actions[row], fast_points[row])
+        if divergence is not None:
+            return row, agreed_actions, divergence
+        agreed_actions += len(actions)
+    return count, agreed_actions, None
 
 
 def _first_difference(
