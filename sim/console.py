@@ -1,40 +1,97 @@
-"""What every interactive program shares: seed arguments and how a run ends."""
+"""What every command-line program shares: bounded number arguments and how a run ends.
+
+A run ends in one of a few ways, the same in every program: normally (status 0), by a way out the
+program defines (quit, end of input, a pause: status 0), by a failure the program explains in one
+line on stderr (status 1), by Ctrl-C (one line, status 130, as a shell reports SIGINT), or because
+the reader of its output went away (``program | head``: quietly, status 1). Never a traceback.
+"""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TextIO
 
+from sim.numbers import NumberError, parse_int
 
-def seed_argument(low: int, high: int) -> Callable[[str], int]:
-    """An argparse type for whole-number seeds from ``low`` to ``high``, refusing anything else."""
+INTERRUPTED_STATUS = 130  # 128 + SIGINT
+FAILED_STATUS = 1
+
+
+def bounded_int_argument(low: int | None, high: int | None, what: str = "number") -> Callable[[str], int]:
+    """An argparse type for whole numbers from ``low`` to ``high`` (None: unbounded on that side)."""
 
     def parse(text: str) -> int:
         try:
-            seed = int(text.strip(), 10)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"invalid seed {text!r}: expected a whole number") from None
-        if not low <= seed <= high:
-            raise argparse.ArgumentTypeError(f"invalid seed {text!r}: must be from {low} to {high}")
-        return seed
+            return parse_int(text, low, high)
+        except NumberError as error:
+            raise argparse.ArgumentTypeError(f"invalid {what}: {error}") from None
 
     return parse
 
 
-def run_program(body: Callable[[], None], stdout: TextIO, stops: tuple[type[BaseException], ...]) -> int:
-    """Run an interactive program: ``stops`` (quit, end of input, a pause) end it with status 0.
+def seed_argument(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type for whole-number seeds from ``low`` to ``high``, refusing anything else."""
+    return bounded_int_argument(low, high, "seed")
 
-    A reader that went away (``program | head``) stops it quietly with status 1, as other Unix
-    tools do, instead of a traceback.
+
+def say_error(program: str, message: str) -> None:
+    """``program: message`` on stderr, on a line of its own even after a prompt on a terminal."""
+    lead = "\n" if sys.stderr.isatty() else ""
+    print(f"{lead}{program}: {message}", file=sys.stderr, flush=True)
+
+
+def output_gone() -> int:
+    """The reader of standard output went away: silence the rest of the run and report failure.
+
+    Pointing the descriptor at /dev/null keeps the interpreter's final flush from raising again.
     """
     try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError, AttributeError):
+        sys.stdout = None  # a stream without a descriptor (tests): nothing left to flush
+    return FAILED_STATUS
+
+
+def run_program(
+    body: Callable[[], None],
+    stdout: TextIO,
+    stops: tuple[type[BaseException], ...],
+    program: str,
+    interrupted: str = "interrupted",
+    failures: Mapping[type[BaseException], str] | None = None,
+) -> int:
+    """Run an interactive program and turn the way it ends into an exit status.
+
+    ``stops`` (quit, end of input, a pause) end it with status 0; an exception in ``failures`` ends
+    it with that one-line message and status 1; Ctrl-C prints ``interrupted`` (say there whether
+    the game can be kept) and gives status 130; a reader that went away stops it quietly.
+    """
+    failures = failures or {}
+    try:
         body()
+        stdout.flush()
     except stops:
-        pass
+        stdout.flush()
+    except tuple(failures) as error:
+        stdout.flush()
+        say_error(program, next(message for kind, message in failures.items() if isinstance(error, kind)))
+        return FAILED_STATUS
+    except KeyboardInterrupt:
+        _flush_quietly(stdout)
+        say_error(program, interrupted)
+        return INTERRUPTED_STATUS
     except BrokenPipeError:
-        sys.stdout = None
-        return 1
-    stdout.flush()
+        return output_gone()
     return 0
+
+
+def _flush_quietly(stream: TextIO) -> None:
+    try:
+        stream.flush()
+    except (OSError, ValueError):
+        pass  # the interrupted output may be gone too; the one line on stderr is what matters

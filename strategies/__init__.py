@@ -5,15 +5,19 @@ observations (one per round in which a seat it plays is to move) and returns one
 The reference engine calls it with a batch of one, so the same code serves both engines.
 
 Strategies register with ``@register(game, name)`` on a class (or any factory) whose keyword
-parameters, all with defaults, are its settings. ``get(game, "mc:samples=64,rollout=heuristic")``
-builds one. Third-party packages add strategies through the entry-point group
-``cardsim.strategies``: each entry point names a module (or object) that registers on import.
+parameters, all with defaults, are its settings. A setting's type is its default's; a range or a
+set of choices is declared in its annotation, ``seed: Annotated[int, Between(0, SEED_MAX)] = 0``,
+and every value is checked when the spec is read, so a bad one fails before any game starts.
+``get(game, "mc:samples=64,rollout=heuristic")`` builds one. Third-party packages add strategies
+through the entry-point group ``cardsim.strategies``: each entry point names a module (or object)
+that registers on import.
 """
 
 from __future__ import annotations
 
 import importlib
 import inspect
+import typing
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.metadata import entry_points
@@ -21,7 +25,11 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from sim.numbers import NumberError, parse_float, parse_int, shown
+
 ENTRY_POINT_GROUP = "cardsim.strategies"
+SEED_MAX = 2**63 - 1  # numpy's SeedSequence takes non-negative entropy; 63 bits keep it an int64
+DEFAULT_INT_LIMIT = 10**18  # a whole-number setting without a declared range stays within int64
 
 
 class Strategy(Protocol):
@@ -32,6 +40,21 @@ class Strategy(Protocol):
 
 class StrategyError(ValueError):
     """An unknown strategy name or a bad parameter in a strategy spec."""
+
+
+@dataclass(frozen=True)
+class Between:
+    """Annotation of a number setting: its value must be from ``low`` to ``high`` inclusive."""
+
+    low: float
+    high: float
+
+
+@dataclass(frozen=True)
+class OneOf:
+    """Annotation of a text setting: its value must be one of ``choices``."""
+
+    choices: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -57,6 +80,18 @@ class StrategyInfo:
             name: parameter.default
             for name, parameter in inspect.signature(self.factory).parameters.items()
             if parameter.default is not inspect.Parameter.empty
+        }
+
+    @property
+    def limits(self) -> dict[str, Between | OneOf]:
+        """The declared range or choices of each setting that has one."""
+        function = self.factory.__init__ if inspect.isclass(self.factory) else self.factory
+        hints = typing.get_type_hints(function, include_extras=True)
+        return {
+            name: limit
+            for name, hint in hints.items()
+            for limit in getattr(hint, "__metadata__", ())
+            if isinstance(limit, (Between, OneOf))
         }
 
 
@@ -113,7 +148,7 @@ def info(game: str, name: str) -> StrategyInfo:
         return _registry[game][name]
     except KeyError:
         known = ", ".join(s.name for s in available(game)) or "none"
-        raise StrategyError(f"unknown {game} strategy {name!r} (known: {known})") from None
+        raise StrategyError(f"unknown {game} strategy {shown(name)} (known: {known})") from None
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
@@ -123,23 +158,26 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     for item in filter(None, (part.strip() for part in settings_text.split(","))):
         key, equals, value = item.partition("=")
         if not equals or not key.strip():
-            raise StrategyError(f"bad strategy setting {item!r} in {spec!r} (expected key=value)")
+            raise StrategyError(f"bad strategy setting {shown(item)} in {shown(spec)} (expected key=value)")
         settings[key.strip()] = value.strip()
     return name.strip(), settings
 
 
-def _convert(value: str, default: Any, key: str, spec: str) -> Any:
-    try:
-        if isinstance(default, bool):
-            if value.lower() not in ("true", "false", "1", "0", "yes", "no"):
-                raise ValueError(value)
-            return value.lower() in ("true", "1", "yes")
-        if isinstance(default, int):
-            return int(value)
-        if isinstance(default, float):
-            return float(value)
-    except ValueError:
-        raise StrategyError(f"bad value {value!r} for {key} in {spec!r} ({type(default).__name__} expected)") from None
+def _convert(value: str, default: Any, limit: Between | OneOf | None) -> Any:
+    """``value`` as the type of ``default`` within ``limit``; ``NumberError`` or ``ValueError`` if not."""
+    low, high = (limit.low, limit.high) if isinstance(limit, Between) else (None, None)
+    if isinstance(default, bool):
+        if value.lower() not in ("true", "false", "1", "0", "yes", "no"):
+            raise ValueError(f"{shown(value)} is not true or false")
+        return value.lower() in ("true", "1", "yes")
+    if isinstance(default, int):
+        if low is None:
+            low, high = -DEFAULT_INT_LIMIT, DEFAULT_INT_LIMIT
+        return parse_int(value, int(low), int(high))
+    if isinstance(default, float):
+        return parse_float(value, low, high)
+    if isinstance(limit, OneOf) and value not in limit.choices:
+        raise ValueError(f"{shown(value)} is not one of {', '.join(limit.choices)}")
     return value
 
 
@@ -147,13 +185,16 @@ def get(game: str, spec: str) -> Strategy:
     """Build the strategy a spec such as ``"mc:samples=64"`` names; its ``name`` is the spec."""
     name, raw_settings = parse_spec(spec)
     registration = info(game, name)
-    defaults = registration.parameters
+    defaults, limits = registration.parameters, registration.limits
     settings = {}
     for key, value in raw_settings.items():
         if key not in defaults:
             known = ", ".join(defaults) or "none"
-            raise StrategyError(f"{registration.name} has no setting {key!r} (settings: {known})")
-        settings[key] = _convert(value, defaults[key], key, spec)
+            raise StrategyError(f"{registration.name} has no setting {shown(key)} (settings: {known})")
+        try:
+            settings[key] = _convert(value, defaults[key], limits.get(key))
+        except (NumberError, ValueError) as error:
+            raise StrategyError(f"bad value for {key} of {registration.name}: {error}") from None
     strategy = registration.factory(**settings)
     strategy.name = spec.strip()
     return strategy

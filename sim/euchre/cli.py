@@ -17,6 +17,8 @@ import numpy as np
 
 import strategies
 from sim.console import run_program
+from sim.files import CannotOpen, UnreadableFile, read_bounded
+from sim.numbers import NumberError, parse_int
 from sim.cards import SUIT_NAMES, suit_of
 from sim.euchre import rules
 from sim.euchre.engine import (
@@ -46,6 +48,7 @@ POINTS_RANGE = (1, 100)
 # The spec's player types, each with the registered strategy that plays it (None: read stdin).
 PLAYER_TYPES = {"Simple": "simple", "Human": None}
 UPCARD_CHOICE = -1
+MAX_PACK_BYTES = 1 << 16  # 24 lines of "Rank of Suit", with room for any spacing
 
 
 class UsageError(Exception):
@@ -81,21 +84,23 @@ def parse_arguments(argv: list[str]) -> Settings:
         raise UsageError
     if not points_text.isascii() or not points_text.isdigit():
         raise UsageError
-    points_to_win = int(points_text)
-    if not POINTS_RANGE[0] <= points_to_win <= POINTS_RANGE[1]:
-        raise UsageError
+    try:
+        points_to_win = parse_int(points_text, *POINTS_RANGE)
+    except NumberError:
+        raise UsageError from None
     return Settings(pack_filename, SHUFFLE_WORDS[shuffle_word], points_to_win, names, types)
 
 
 def read_pack(filename: str) -> tuple[int, ...]:
     """The 24 cards of a pack file, read as the official ``Pack(istream&)`` does: ``Rank of Suit`` words."""
     try:
-        with open(filename, encoding="utf-8") as pack_file:
-            text = pack_file.read()
-    except (OSError, UnicodeDecodeError) as error:
-        if isinstance(error, UnicodeDecodeError):
-            raise PackError(f"Error reading {filename}: it is not a text file of cards") from None
+        text = read_bounded(filename, MAX_PACK_BYTES, "pack file").decode("utf-8")
+    except CannotOpen:
         raise PackError(f"Error opening {filename}") from None
+    except UnreadableFile as error:
+        raise PackError(f"Error reading {filename}: {error}") from None
+    except UnicodeDecodeError:
+        raise PackError(f"Error reading {filename}: it is not a text file of cards") from None
     words = text.split()
     if len(words) != 3 * rules.PACK_SIZE:
         raise PackError(f"Error reading {filename}: expected 24 cards like 'Nine of Spades', one per line")
@@ -245,10 +250,9 @@ class Program:
 def parse_index(answer: str, lowest: int, highest: int) -> int | None:
     """The whole number ``answer`` if it is from ``lowest`` to ``highest``, else None."""
     try:
-        index = int(answer)
-    except ValueError:
+        return parse_int(answer, lowest, highest)
+    except NumberError:
         return None
-    return index if lowest <= index <= highest else None
 
 
 def play(computer: str, seed: int | None, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
@@ -257,7 +261,8 @@ def play(computer: str, seed: int | None, stdin: TextIO = sys.stdin, stdout: Tex
     pack = tuple(int(card) for card in np.random.default_rng(seed).permutation(rules.NEW_PACK))
     names = ("South", "West", "North", "East")  # you sit South, your partner North
     settings = Settings("(seeded pack)", True, rules.DEFAULT_POINTS_TO_WIN, names, ("Human", "Simple", "Simple", "Simple"))
-    return run_program(Program(settings, pack, stdin, stdout, computer=computer).run, stdout, stops=(EndOfInput,))
+    return run_program(Program(settings, pack, stdin, stdout, computer=computer).run, stdout, stops=(EndOfInput,),
+                       program=PROGRAM_NAME)
 
 
 def main(
@@ -275,7 +280,7 @@ def main(
         stdout.write(f"{error}\n")
         return 1
     stdout.write("".join(word + " " for word in [program, *argv]) + "\n")
-    return run_program(Program(settings, pack, stdin, stdout).run, stdout, stops=(EndOfInput,))
+    return run_program(Program(settings, pack, stdin, stdout).run, stdout, stops=(EndOfInput,), program=program)
 
 
 if __name__ == "__main__":

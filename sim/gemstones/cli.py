@@ -3,18 +3,21 @@
 It shows the table at each turn in the spec's formats, asks each choice with the options spelled
 out, and before every round (player 1's turn) offers to pause: the whole game goes to a file and the
 program ends; ``--load FILE`` or the start-up question resumes it. Bad input gets one line and the
-same prompt again; end of input ends the program quietly, saving nothing (docs/gemstones.md).
+same prompt again; end of input in the middle of a game and Ctrl-C end it with one line saying the
+game was not saved (docs/gemstones.md).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import time
 from typing import TextIO
 
 import strategies
 from sim.console import run_program, seed_argument
+from sim.numbers import NumberError, clipped, parse_int
 from sim.gemstones import rules, savefile
 from sim.gemstones.engine import (
     NUM_PLAYERS, BoughtThirdChain, Chained, Discarded, Drew, Event, GameEnded, Sold, State, TradeAreaFilled,
@@ -28,10 +31,11 @@ HUMAN = savefile.HUMAN
 SEED_RANGE = savefile.GAME_ID_RANGE
 SOURCE_NAMES = {"offer": "the offer", "hand": "the hand", "trade": "the trade area"}
 YES, NO = ("y", "yes"), ("n", "no")
+INTERRUPTED = "interrupted; the game was not saved (answer y when asked to pause before a round to save it)"
 
 
 class EndOfInput(Exception):
-    """Standard input ran out: the program ends quietly without saving."""
+    """Standard input ran out in the middle of a game: the program says it was not saved and fails."""
 
 
 class Paused(Exception):
@@ -177,7 +181,7 @@ class Program:
                 if seat == 0 and HUMAN in saved.kinds:
                     self.offer_pause()
                 self.write(table_lines(state, saved.names, saved.kinds[seat] == HUMAN))
-                if saved.kinds[seat] == HUMAN and len(state.slots[seat]) == rules.BASE_SLOTS:
+                if saved.kinds[seat] == HUMAN and state.phase == Phase.BUY:
                     self.ask_buy()
             legal = state.legal_actions()
             if seat in self.computers:
@@ -208,17 +212,11 @@ class Program:
                 raise Paused
 
     def ask_buy(self) -> None:
-        """Every human turn while the third chain is not bought, as the spec's main loop offers it."""
+        """Offer the third chain, at the start of a human's turn when they can pay for it."""
         state = self.saved.state
         seat, cost = state.current_player, state.variants.third_chain_cost
-        question = f"Buy a third chain for {cost} coins? You have {state.coins[seat]}. (y/n)"
-        while self.ask_yes_no(question):
-            if state.phase == Phase.BUY:
-                self.report(state.apply(BUY))
-                return
-            self.write([f"You need {cost} coins to buy the third chain."])
-        if state.phase == Phase.BUY:
-            self.report(state.apply(PASS))
+        wanted = self.ask_yes_no(f"Buy a third chain for {cost} coins? You have {state.coins[seat]}. (y/n)")
+        self.report(state.apply(BUY if wanted else PASS))
 
     def ask_action(self) -> int:
         """Ask the human to move for the current decision; returns a legal action."""
@@ -266,10 +264,11 @@ class Program:
                 return PASS
             if not (answer.isascii() and answer.isdigit()):
                 self.write([f"Please type a position from 1 to {len(hand)}, or n."])
-            elif not 1 <= int(answer) <= len(hand):
-                self.write([f"Position {answer} is out of range (1-{len(hand)})."])
-            else:
-                return DISCARD + int(answer) - 1
+                continue
+            try:
+                return DISCARD + parse_int(answer, 1, len(hand)) - 1
+            except NumberError:
+                self.write([f"Position {clipped(answer)} is out of range (1-{len(hand)})."])
 
     def ask_sale(self) -> int:
         state = self.saved.state
@@ -284,8 +283,9 @@ class Program:
                     f"Type its number ({options}).")
         while True:
             answer = self.ask(question)
-            if answer.isascii() and answer.isdigit() and int(answer) - 1 in sellable:
-                return SELL + int(answer) - 1
+            with contextlib.suppress(NumberError):
+                if (slot := parse_int(answer, 1, rules.MAX_SLOTS) - 1) in sellable:
+                    return SELL + slot
             self.write([f"Please type one of {', '.join(str(slot + 1) for slot in sellable)}."])
 
 
@@ -331,7 +331,8 @@ def main(argv: list[str] | None = None, stdin: TextIO = sys.stdin, stdout: TextI
             return 2
     seed = args.seed if args.seed is not None else time.time_ns() % 2**63
     return run_program(lambda: program.play(program.start(args.load, args.players, seed)), stdout,
-                       stops=(EndOfInput, Paused))
+                       stops=(Paused,), program="gemstones", interrupted=INTERRUPTED,
+                       failures={EndOfInput: "the input ended before the game did; the game was not saved"})
 
 
 if __name__ == "__main__":

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from sim.numbers import shown
+
 STONES = ("Quartz", "Hematite", "Obsidian", "Malachite", "Turquoise", "Ruby", "Amethyst", "Emerald")
 LETTERS = "QHOMTRAE"
 NUM_STONES = len(STONES)
@@ -53,7 +55,7 @@ def parse_letter(text: str) -> int:
     for stone, name in enumerate(STONES):
         if word.upper() == LETTERS[stone] or word.lower() == name.lower():
             return stone
-    raise NotAStone(f"{text!r} is not a stone (stones: {', '.join(STONES)})")
+    raise NotAStone(f"{shown(text)} is not a stone (stones: {', '.join(STONES)})")
 
 
 def chain_value(stone: int, length: int) -> int:

@@ -38,6 +38,7 @@ from dataclasses import dataclass, fields
 
 import strategies
 from sim.files import UnreadableFile, atomic_write_bytes, read_bounded
+from sim.numbers import NumberError, parse_int, shown
 from sim.gemstones import rules
 from sim.gemstones.engine import NUM_PLAYERS, State, Variants
 from sim.gemstones.observation import Phase
@@ -51,7 +52,7 @@ GAME_ID_RANGE = (0, 2**63 - 1)  # numpy SeedSequence entropy is non-negative
 HUMAN = "human"
 RESUMABLE = (Phase.OFFER, Phase.PLAY_FIRST, Phase.PLAY_SECOND, Phase.TRADE)
 NAME_PATTERN = re.compile(r"[^\s]{1,%d}" % MAX_NAME_LENGTH)
-INT_PATTERN = re.compile(r"-?[0-9]{1,20}")
+VARIANT_INT_RANGE = (-MAX_COUNT, MAX_COUNT)  # Variants checks its own narrower ranges
 
 
 class SaveFileError(ValueError):
@@ -163,10 +164,10 @@ def _single(found: dict[str, list[str]], key: str) -> str:
 
 
 def _integer(found: dict[str, list[str]], key: str, low: int, high: int) -> int:
-    text = _single(found, key)
-    if not INT_PATTERN.fullmatch(text) or not low <= int(text) <= high:
-        raise SaveFileError(f"field {key!r} must be a whole number from {low} to {high}")
-    return int(text)
+    try:
+        return parse_int(_single(found, key), low, high)
+    except NumberError:
+        raise SaveFileError(f"field {key!r} must be a whole number from {low} to {high}") from None
 
 
 def _stone(letter: str, key: str) -> int:
@@ -191,22 +192,26 @@ def _phase(found: dict[str, list[str]], key: str, allowed) -> Phase | None:
     return names[text]
 
 
+VARIANT_NAMES = tuple(item.name for item in fields(Variants))
+
+
 def _variants(words: list[str]) -> Variants:
     defaults = Variants()
-    settings = {}
+    settings: dict[str, object] = {}
     for word in words:
         name, equals, value = word.partition("=")
-        if not equals or not hasattr(defaults, name) or name in settings:
-            raise SaveFileError(f"field 'variants': bad setting {word[:40]!r}")
+        if not equals or name not in VARIANT_NAMES or name in settings:
+            raise SaveFileError(f"field 'variants': bad setting {shown(word)} (variants: {', '.join(VARIANT_NAMES)})")
         default = getattr(defaults, name)
         if isinstance(default, bool):
             if value not in ("yes", "no"):
                 raise SaveFileError(f"field 'variants': {name} must be yes or no")
             settings[name] = value == "yes"
         elif isinstance(default, int):
-            if not INT_PATTERN.fullmatch(value):
-                raise SaveFileError(f"field 'variants': {name} must be a whole number")
-            settings[name] = int(value)
+            try:
+                settings[name] = parse_int(value, *VARIANT_INT_RANGE)
+            except NumberError as error:
+                raise SaveFileError(f"field 'variants': {name}: {error}") from None
         else:
             settings[name] = value
     try:
@@ -252,6 +257,8 @@ def from_text(text: str) -> SavedGame:
     """Check a save file's text and rebuild the game it describes."""
     found = _fields(text)
     names, kinds = zip(*(_player(found, f"player{seat + 1}") for seat in range(NUM_PLAYERS)))
+    if len(set(names)) != len(names):
+        raise SaveFileError(f"both players are called {names[0]}; a new game refuses that too")
     state = State(
         deck=_cards(found, "deck"),
         variants=_variants(found["variants"]),

@@ -23,6 +23,7 @@ from sim.straights.engine import Discarded, Event, Game, GameEnded, Played, Roun
 PROMPT = ">"
 COMMANDS_HELP = "play <card>, discard <card>, deck, save <file>, quit, ragequit"
 SEED_RANGE = (-(2**31), 2**31 - 1)  # what std::stoi accepts
+INTERRUPTED = "interrupted; the game was not saved (at a human's turn, save FILE keeps it for --load FILE)"
 
 
 class EndOfInput(Exception):
@@ -230,7 +231,7 @@ def main(argv: list[str] | None = None, stdin: TextIO = sys.stdin, stdout: TextI
             program.report(saved.game.start())
         program.play()
 
-    return run_program(run, stdout, stops=(EndOfInput, Quit))
+    return run_program(run, stdout, stops=(EndOfInput, Quit), program="straights", interrupted=INTERRUPTED)
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -24,6 +24,7 @@ import strategies
 from sim.cards import NUM_CARDS, CardError, format_cards, parse_card
 from sim.cxxrand import MINSTD_MAX, MINSTD_MIN
 from sim.files import UnreadableFile, atomic_write_bytes, read_bounded
+from sim.numbers import NumberError, json_int
 from sim.straights import rules
 from sim.straights.engine import Game, IllegalAction, Round, SpecDeck
 
@@ -83,7 +84,9 @@ def load(path: str | os.PathLike[str]) -> SavedGame:
     except UnreadableFile as error:
         raise SaveFileError(str(error)) from None
     try:
-        document = json.loads(raw.decode("utf-8"))
+        document = json.loads(raw.decode("utf-8"), parse_int=json_int)
+    except NumberError as error:
+        raise SaveFileError(f"a number in the file: {error}") from None
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
         raise SaveFileError("not a JSON saved game") from None
     return from_document(document)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import numpy as np
 
 from sim.gemstones.observation import Observation
-from strategies import register
+from strategies import SEED_MAX, Between, register
 from strategies.montecarlo import decision_rng
 
 
@@ -13,7 +15,7 @@ from strategies.montecarlo import decision_rng
 class Uniform:
     """Uniformly random over the legal actions (seeded by game, decision and ``seed``)."""
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: Annotated[int, Between(0, SEED_MAX)] = 0) -> None:
         self.seed = seed
 
     def choose(self, observation: Observation) -> np.ndarray:

@@ -21,12 +21,14 @@ always gets the same choice.
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import numpy as np
 
 from sim.cards import ALL_CARDS_MASK, cards_in, rank_of, suit_of
 from sim.ginrummy import rules
 from sim.ginrummy.observation import DRAW_DISCARD, DRAW_STOCK, KNOCK, NONE, Observation, Phase, knock
-from strategies import register
+from strategies import Between, register
 
 NUM_RANKS, NUM_SUITS = 13, 4
 
@@ -80,7 +82,9 @@ class Heuristic:
 
     def __init__(
         self, take_gain: int = 2, out_weight: float = 0.25, feed_cost: float = 6.0, near_cost: float = 1.5,
-        safe_bonus: float = 1.5, gin_hold: int = 0, patience: int = 99, early_knock: int = 10, late: int = 0,
+        safe_bonus: float = 1.5, gin_hold: Annotated[int, Between(0, rules.KNOCK_LIMIT)] = 0,
+        patience: Annotated[int, Between(0, 99)] = 99, early_knock: Annotated[int, Between(0, rules.KNOCK_LIMIT)] = 10,
+        late: Annotated[int, Between(0, 99)] = 0,
     ) -> None:
         self.take_gain = take_gain
         self.out_weight = out_weight

@@ -47,6 +47,7 @@ from __future__ import annotations
 from abc import abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Annotated
 
 import numpy as np
 
@@ -55,7 +56,7 @@ from sim import stats
 from sim.cards import ALL_CARDS_MASK, NUM_CARDS
 from sim.straights import fast, rules
 from sim.straights.observation import DISCARDED, NOT_YET, Observation, positions_to_cards, take_rows
-from strategies import Strategy, StrategyError, register
+from strategies import SEED_MAX, Between, OneOf, Strategy, StrategyError, register
 from strategies.montecarlo import MonteCarlo, Rollouts, decision_rng
 
 SEATS = rules.NUM_PLAYERS
@@ -68,6 +69,7 @@ ALL_HAND_POSITIONS = (1 << HAND) - 1
 ROLLOUT_BATCH = 2048  # rounds per fast-engine call: larger blocks fall out of cache and play slower
 MAX_REDRAWS = 1000
 OBJECTIVES = ("margin", "points", "game")
+MAX_SAMPLES = 100_000  # worlds per decision; far past where more stop changing the choice
 # The game objective's model of the rounds still to come: a seat's points per round in heuristic
 # self-play (docs/straights-strategies.md) and a fixed scale for turning win chances into integers.
 ROUND_POINTS_MEAN = 12.0
@@ -355,11 +357,10 @@ class MonteCarloLookahead(StraightsLookahead):
     """Monte-Carlo lookahead: deal the unseen cards consistently many times, roll out each legal action."""
 
     def __init__(
-        self, samples: int = 32, rollout: str = "heuristic", seed: int = 0, objective: str = "margin",
-        confidence: float = 1.0,
+        self, samples: Annotated[int, Between(2, MAX_SAMPLES)] = 32, rollout: str = "heuristic",
+        seed: Annotated[int, Between(0, SEED_MAX)] = 0, objective: Annotated[str, OneOf(OBJECTIVES)] = "margin",
+        confidence: Annotated[float, Between(0.0, 100.0)] = 1.0,
     ) -> None:
-        if samples < 2:
-            raise StrategyError(f"samples must be at least 2, not {samples}")
         super().__init__(rollout, objective)
         self.worlds_per_decision = samples
         self.seed = seed
@@ -422,7 +423,7 @@ class OracleLookahead(StraightsLookahead):
 
     worlds_per_decision = 1  # the true world is the only one, and rollouts in it are deterministic
 
-    def __init__(self, rollout: str = "heuristic", objective: str = "margin") -> None:
+    def __init__(self, rollout: str = "heuristic", objective: Annotated[str, OneOf(OBJECTIVES)] = "margin") -> None:
         super().__init__(rollout, objective)
         self.truth: Truth | None = None
 

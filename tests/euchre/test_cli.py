@@ -55,6 +55,7 @@ def test_end_of_input_exits_zero():
         ["pack.in", "noshuffle", "ten", *GOOD_ARGS[2:]],
         ["pack.in", "noshuffle", "5x", *GOOD_ARGS[2:]],
         ["pack.in", "noshuffle", "-1", *GOOD_ARGS[2:]],
+        ["pack.in", "noshuffle", "1" * 5000, *GOOD_ARGS[2:]],
         ["pack.in", "noshuffle", "1", "A", "simple", *GOOD_ARGS[4:]],
         ["pack.in", "noshuffle", "1", *GOOD_ARGS[2:-1], "Robot"],
     ],
@@ -79,6 +80,35 @@ def test_points_limits_are_inclusive():
 def test_missing_pack_file(tmp_path):
     missing = str(tmp_path / "nope.in")
     assert run([missing, *GOOD_ARGS]) == (1, f"Error opening {missing}\n")
+
+
+@pytest.mark.parametrize("kind", ["directory", "fifo", "device"])
+def test_a_pack_that_is_not_a_regular_file_is_one_line_not_a_hang(kind, tmp_path):
+    import os
+
+    path = {"directory": tmp_path, "device": "/dev/zero", "fifo": tmp_path / "pipe"}[kind]
+    if kind == "fifo":
+        os.mkfifo(path)
+    code, output = run([str(path), *GOOD_ARGS])
+    assert code == 1 and output.startswith(f"Error reading {path}: it is ") and output.count("\n") == 1
+
+
+HUMANS = ["A", "Human", "B", "Simple", "C", "Simple", "D", "Simple"]
+
+
+def test_a_card_number_of_5000_digits_is_refused_in_one_line():
+    code, output = run([str(PACKS / "pack.in"), "noshuffle", "1", *HUMANS], "pass\n" + "1" * 5000 + "\n")
+    assert code == 0 and output.endswith("Human player A, please select a card:\nEnter a card number from 0 to 4.\n"
+                                         "Human player A, please select a card:\n")
+
+
+def test_ctrl_c_at_a_prompt_is_one_line_and_status_130(capsys):
+    def interrupted_input():
+        yield "pass\n"
+        raise KeyboardInterrupt
+
+    code = main([str(PACKS / "pack.in"), "noshuffle", "1", *HUMANS], interrupted_input(), io.StringIO())
+    assert code == 130 and capsys.readouterr().err == "euchre: interrupted\n"
 
 
 def pack_lines():

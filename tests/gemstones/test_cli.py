@@ -41,12 +41,13 @@ BAD_ANSWERS = {
     "name with a space": ("n\n", "Jane Doe", "A name is one word of at most 20 characters."),
     "name taken": ("n\nJane\n", "Jane", "Jane is taken; choose another name."),
     "pause answer": ("n\nJane\nTom\n", "maybe", "Please answer y or n."),
-    "buy without the coins": (NEW_GAME, "y", "You need 3 coins to buy the third chain."),
-    "second play answer": (NEW_GAME + "n\n", "2", "Please answer y or n."),
-    "discard position out of range": (NEW_GAME + "n\nn\n", "9", "Position 9 is out of range (1-4)."),
-    "discard not a number": (NEW_GAME + "n\nn\n", "first", "Please type a position from 1 to 4, or n."),
-    "stone not in the trade area": (NEW_GAME + "n\nn\nn\n", "R", "There is no Ruby in the trade area."),
-    "not a stone": (NEW_GAME + "n\nn\nn\n", "X", "'X' is not a stone (stones: Quartz, Hematite, Obsidian, "
+    "second play answer": (NEW_GAME, "2", "Please answer y or n."),
+    "discard position out of range": (NEW_GAME + "n\n", "9", "Position 9 is out of range (1-4)."),
+    "discard not a number": (NEW_GAME + "n\n", "first", "Please type a position from 1 to 4, or n."),
+    "discard position of 5,000 digits": (NEW_GAME + "n\n", "9" * 5000,
+                                         f"Position {'9' * 24}... (5000 characters) is out of range (1-4)."),
+    "stone not in the trade area": (NEW_GAME + "n\nn\n", "R", "There is no Ruby in the trade area."),
+    "not a stone": (NEW_GAME + "n\nn\n", "X", "'X' is not a stone (stones: Quartz, Hematite, Obsidian, "
                     "Malachite, Turquoise, Ruby, Amethyst, Emerald)."),
 }
 
@@ -57,8 +58,25 @@ def test_bad_answers_get_one_line_and_the_same_prompt(before, bad, reply, tmp_pa
     _, reached = play(["--seed", "44"], before)
     question = reached.removesuffix("> ").splitlines()[-1].removeprefix("> ")
     code, out = play(["--seed", "44"], before + bad + "\n")
-    assert code == 0
+    assert code == 1  # the input then ends in the middle of the game
     assert out == reached + reply + "\n" + question + "\n> "
+
+
+def test_the_third_chain_is_offered_only_to_a_player_who_can_pay(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    _, out = play(["--seed", "44"], NEW_GAME)
+    assert "Buy a third chain" not in out  # Jane starts with 0 coins
+    _, out = play(["--load", "midgame.sav"], "n\n")  # Jane has 4 coins
+    assert out.endswith("Buy a third chain for 3 coins? You have 4. (y/n)\n> ")
+
+
+def test_a_sale_answer_of_5000_digits_is_refused_in_one_line(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    _, reached = play(["--load", "midgame.sav"], "n\ny\nQ\nT\n")
+    assert reached.endswith("must be sold. Type its number (1: Hematite (1 card, 0 coins), 2: Quartz (6 cards, "
+                            "2 coins), 3: Turquoise (1 card, 0 coins)).\n> ")
+    code, out = play(["--load", "midgame.sav"], "n\ny\nQ\nT\n" + "1" * 5000 + "\n")
+    assert code == 1 and out.startswith(reached + "Please type one of 1, 2, 3.\n")
 
 
 def test_a_sale_asks_for_a_listed_chain_number():
@@ -69,25 +87,42 @@ def test_a_sale_asks_for_a_listed_chain_number():
                         "3: Turquoise (1 card, 0 coins)).\n> ")
 
 
-def test_end_of_input_anywhere_ends_quietly_and_saves_nothing(tmp_path, monkeypatch):
+def test_end_of_input_anywhere_says_the_game_was_not_saved_and_fails(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     typed = (GOLDEN / "two-humans-seed-44.in").read_text().splitlines()
     for cut in (0, 1, 3, 4, 10, 57, 150):
-        code, out = play(["--seed", "44"], "\n".join(typed[:cut]))
-        assert code == 0 and "Game saved" not in out
+        code = main(["--seed", "44"], io.StringIO("\n".join(typed[:cut])), out := io.StringIO())
+        assert code == 1 and "Game saved" not in out.getvalue()
+        assert capsys.readouterr().err == "gemstones: the input ended before the game did; the game was not saved\n"
     assert list(tmp_path.iterdir()) == []
+
+
+def interrupted_input(lines: str):
+    """Standard input on which the person types ``lines`` and then presses Ctrl-C."""
+    yield from io.StringIO(lines)
+    raise KeyboardInterrupt
+
+
+def test_ctrl_c_at_a_prompt_is_one_line_and_status_130(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    out = io.StringIO()
+    assert main(["--seed", "44"], interrupted_input(NEW_GAME), out) == 130
+    assert out.getvalue().endswith("> ")
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("gemstones: interrupted; the game was not saved (answer y")
 
 
 @pytest.mark.parametrize("round_number", [1, 2, 5, 9])
 def test_pausing_at_any_round_and_loading_plays_on_as_if_never_paused(round_number, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    uninterrupted = (GOLDEN / "two-humans-seed-44.out").read_text()
+    main(["--seed", "44"], Answerer(whole := io.StringIO(), ["n", "Jane", "Tom"]), whole)
+    uninterrupted = whole.getvalue()
     out = io.StringIO()
     main(["--seed", "44"], Answerer(out, ["n", "Jane", "Tom"], round_number, "pause.sav"), out)
     assert out.getvalue().endswith("Game saved to pause.sav.\n")
     resumed = io.StringIO()
     assert main(["--load", "pause.sav"], Answerer(resumed, []), resumed) == 0
-    assert uninterrupted.endswith(resumed.getvalue()) and "wins!" in resumed.getvalue()
+    assert uninterrupted.endswith(resumed.getvalue()) and "the game is over." in resumed.getvalue()
 
 
 def test_a_failed_save_says_why_asks_again_and_leaves_the_old_file(tmp_path, monkeypatch):
@@ -99,7 +134,7 @@ def test_a_failed_save_says_why_asks_again_and_leaves_the_old_file(tmp_path, mon
 
     monkeypatch.setattr(files.os, "replace", failing_replace)
     code = main(["--load", "keep.sav"], io.StringIO("y\nkeep.sav\n"), stdout := io.StringIO())
-    assert code == 0 and stdout.getvalue().endswith("Could not save to keep.sav: No space left on device.\nSave to which file?\n> ")
+    assert code == 1 and stdout.getvalue().endswith("Could not save to keep.sav: No space left on device.\nSave to which file?\n> ")
     assert (tmp_path / "keep.sav").read_text() == MIDGAME
     assert sorted(path.name for path in tmp_path.iterdir()) == ["keep.sav"]
 
@@ -129,6 +164,11 @@ HOSTILE = {
     "bad phase": edited("phase BUY", "phase NAP"),
     "buy without the coins": edited("coins1 4", "coins1 1"),
     "bad variant": edited("sold_cards=removed", "sold_cards=burned"),
+    "attribute that is not a variant": edited("variants ", "variants __class__=x "),
+    "method that is not a variant": edited("variants ", "variants __init__=x "),
+    "variant number of 5,000 digits": edited("third_chain_cost=3", "third_chain_cost=" + "3" * 5000),
+    "both players with one name": edited("player2 Tom human", "player2 Jane human"),
+    "computer strategy with a bad setting": edited("player2 Tom human", "player2 Tom random:seed=-1"),
     "pending without a sale": edited("pending -", "pending Q"),
     "player to move out of range": edited("to_move 1", "to_move 3"),
 }
@@ -146,6 +186,16 @@ def test_corrupt_or_hostile_save_files_get_one_clear_line(content, tmp_path, cap
     assert sorted(tmp_path.iterdir()) == before and path.read_text() == content
 
 
+@pytest.mark.parametrize("kind", ["directory", "fifo", "device"])
+def test_loading_what_is_not_a_regular_file_is_one_line_not_a_hang(kind, tmp_path, capsys):
+    path = {"directory": tmp_path, "device": Path("/dev/zero"), "fifo": tmp_path / "pipe"}[kind]
+    if kind == "fifo":
+        os.mkfifo(path)
+    assert main(["--load", str(path)], io.StringIO(""), io.StringIO()) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not a saved game" in err
+
+
 def test_binary_and_oversized_files(tmp_path, capsys):
     for content in (b"\xff\xfe\x00", b"x" * (1 << 17)):
         path = tmp_path / "bad.sav"
@@ -154,7 +204,8 @@ def test_binary_and_oversized_files(tmp_path, capsys):
         assert capsys.readouterr().err.count("\n") == 1
 
 
-@pytest.mark.parametrize("args", [["--seed", "x"], ["--seed", "-1"], ["--players", "human"],
+@pytest.mark.parametrize("args", [["--seed", "x"], ["--seed", "-1"], ["--seed", "7" * 5000], ["--players", "human"],
+                                  ["--players", "random:seed=-1,greedy"], ["--players", "human,random:seed=" + "9" * 5000],
                                   ["--players", "human,nonsense"], ["--load", "a.sav", "--seed", "1"]])
 def test_bad_arguments_are_usage_errors(args, capsys):
     with pytest.raises(SystemExit) as stop:
@@ -175,5 +226,5 @@ def test_cardsim_play_gemstones_seats_you_against_the_best_bot():
     from sim.gemstones.cli import play
 
     out = io.StringIO()
-    assert play("best", 3, io.StringIO("Ann\n"), out) == 0
+    assert play("best", 3, io.StringIO("Ann\n"), out) == 1  # the input ends in the middle of the game
     assert out.getvalue().startswith("Name of player 1?\n> Pause the game here")

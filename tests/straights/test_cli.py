@@ -111,7 +111,7 @@ def test_spec_example_snippets_appear_in_order():
         position = tail.index(piece, position)
 
 
-@pytest.mark.parametrize("seed", ["abc", "", "44abc", "2147483648", "-2147483649", "4.5"])
+@pytest.mark.parametrize("seed", ["abc", "", "44abc", "2147483648", "-2147483649", "4.5", "9" * 5000])
 def test_bad_seed_gets_usage_and_nonzero_exit(seed, capsys):
     with pytest.raises(SystemExit) as stop:
         main([seed], io.StringIO(""), io.StringIO())
@@ -197,6 +197,42 @@ def test_unreadable_save_files(content, tmp_path, capsys):
     path.write_bytes(content)
     code, out, err = run(["--load", str(path)], "", capsys)
     assert code == 2 and err.startswith("straights: cannot load") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("field", ["seed", "rng_state", "to_move", "rounds_played"])
+def test_a_number_of_100000_digits_in_a_save_is_one_line(field, tmp_path, capsys):
+    document = json.loads((GOLDEN / "midround.json").read_text())
+    document[field] = 0
+    path = tmp_path / "huge.json"
+    path.write_text(json.dumps(document).replace(f'"{field}": 0', f'"{field}": {"7" * 100_000}'))
+    code, out, err = run(["--load", str(path)], "", capsys)
+    assert code == 2 and out == ""
+    assert err.startswith(f"straights: cannot load {path}: a number in the file: ") and err.count("\n") == 1
+    assert len(err) < 200
+
+
+@pytest.mark.parametrize("kind", ["directory", "fifo", "device"])
+def test_loading_what_is_not_a_regular_file_is_one_line_not_a_hang(kind, tmp_path, capsys):
+    import os
+
+    path = {"directory": tmp_path, "device": "/dev/zero", "fifo": tmp_path / "pipe"}[kind]
+    if kind == "fifo":
+        os.mkfifo(path)
+    code, out, err = run(["--load", str(path)], "", capsys)
+    assert code == 2 and err.count("\n") == 1 and err.endswith("not a saved game\n")
+
+
+def interrupted_input(lines):
+    """Standard input on which the person types ``lines`` and then presses Ctrl-C."""
+    yield from io.StringIO(lines)
+    raise KeyboardInterrupt
+
+
+def test_ctrl_c_at_a_prompt_is_one_line_that_says_how_to_save(capsys):
+    code = main(["44"], interrupted_input("h\nc\nc\nc\n"), out := io.StringIO())
+    err = capsys.readouterr().err
+    assert code == 130 and out.getvalue().endswith(">")
+    assert err == "straights: interrupted; the game was not saved (at a human's turn, save FILE keeps it for --load FILE)\n"
 
 
 def test_missing_save_file(tmp_path, capsys):

@@ -1,0 +1,51 @@
+"""The strategy registry: every setting is checked (type and declared range) when a spec is read."""
+
+import pytest
+
+import strategies
+from sim import games
+
+ALL = [(game, info) for game in games.names() for info in strategies.available(game)]
+
+
+@pytest.mark.parametrize("game, info", ALL, ids=[f"{game}-{info.name}" for game, info in ALL])
+def test_defaults_lie_within_the_declared_limits(game, info):
+    for key, limit in info.limits.items():
+        default = info.parameters[key]
+        if isinstance(limit, strategies.Between):
+            assert limit.low <= default <= limit.high, key
+        else:
+            assert default in limit.choices, key
+
+
+@pytest.mark.parametrize("game, info", ALL, ids=[f"{game}-{info.name}" for game, info in ALL])
+def test_values_outside_the_limits_are_refused_when_the_spec_is_read(game, info):
+    for key, limit in info.limits.items():
+        if isinstance(limit, strategies.Between):
+            below = limit.low - 1 if isinstance(info.parameters[key], int) else limit.low - 0.5
+            bad_values = [str(below), str(limit.high + 1), "9" * 5000]
+        else:
+            bad_values = ["not-a-choice"]
+        for value in bad_values:
+            with pytest.raises(strategies.StrategyError, match=f"bad value for {key} of {info.name}") as caught:
+                strategies.get(game, f"{info.name}:{key}={value}")
+            assert len(str(caught.value)) < 200  # a hostile value is shortened in the message
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("random:seed=-1", "'-1' is out of range: it must be from 0 to"),
+    ("random:seed=1.5", "'1.5' is not a whole number"),
+    ("random:seed=", "'' is not a whole number"),
+    ("random:speed=1", "random has no setting 'speed'"),
+    ("random:seed", "expected key=value"),
+])
+def test_bad_settings_say_what_is_wrong(spec, message):
+    with pytest.raises(strategies.StrategyError, match=message):
+        strategies.get("gemstones", spec)
+
+
+def test_number_settings_refuse_values_that_are_not_finite():
+    for value in ("nan", "inf", "-inf", "1e999"):
+        with pytest.raises(strategies.StrategyError, match="not a finite number"):
+            strategies.get("straights", f"heuristic:gift={value}")
+    assert strategies.get("straights", "heuristic:gift=2.5").gift == 2.5
