@@ -1,25 +1,27 @@
 """``cardsim``: tournaments, head-to-head matches, reports, strategy listings, cross-checks, benchmarks.
 
-Every subcommand reports bad arguments, unknown names and unreadable files in one line on stderr
-with exit status 2, never a traceback.
+Every subcommand reports bad arguments, unknown names, unreadable files and unwritable folders in one
+line on stderr with exit status 2, never a traceback; Ctrl-C ends it with one line saying what was
+kept (status 130), and a reader that goes away (``cardsim strategies | head``) ends it quietly.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import tomllib
 from pathlib import Path
 from typing import Any
 
-from tqdm import tqdm
-
 import strategies
 from benchmarks.run import add_arguments as add_benchmark_arguments
 from sim import games
+from sim.console import INTERRUPTED_STATUS, bounded_int_argument, output_gone, progress_bar, say_error
+from sim.files import UnreadableFile, UnwritableFolder, read_bounded, writable_folder
+from sim.numbers import NumberError, parse_float
 from sim.results import ResultsError, RunStore
 from sim.tournament import PlanError
+from sim.workers import usable_cores, worker_count
 
 DEFAULT_RESULTS = Path("results")
 PLAN_KEYS = ("game", "players", "rounds", "seed", "duplicate", "games", "engine", "keep_rounds", "chunk_size")
@@ -35,37 +37,42 @@ class UsageError(Exception):
     """A problem with what the user asked for, reported in one line."""
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text.replace("_", ""))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
+MAX_COUNT = 10**15  # rounds, deals, chunk sizes: years of play at millions a second
+MAX_SEED = 2**63 - 1  # numpy's SeedSequence takes non-negative entropy
+MAX_SETTING_BYTES = 1 << 20  # an experiment file is a few lines
+
+_positive_int = bounded_int_argument(1, MAX_COUNT)
+_seed = bounded_int_argument(0, MAX_SEED, "seed")
+_jobs_argument = bounded_int_argument(-MAX_COUNT, MAX_COUNT, "number of workers")
 
 
-def _seed(text: str) -> int:
+def _probability(text: str) -> float:
     try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError("seeds are non-negative")
-    return value
+        return parse_float(text, 1e-9, 0.5)
+    except NumberError as error:
+        raise argparse.ArgumentTypeError(f"invalid probability: {error}") from None
+
+
+def _margin(text: str) -> float:
+    try:
+        return parse_float(text, 1e-9, 1e9)
+    except NumberError as error:
+        raise argparse.ArgumentTypeError(f"invalid margin: {error}") from None
 
 
 def _players(text: str) -> list[str]:
     return [part.strip() for part in text.split(",") if part.strip()]
 
 
-def _jobs(value: int) -> int:
-    """How many worker processes: joblib's convention, where -1 means every core."""
-    if value == -1:
-        return os.cpu_count() or 1
-    if value < 1:
+def _jobs(value: int, available: int | None = None) -> int:
+    """How many worker processes: joblib's convention, where -1 means every core, and never more
+    than ``available`` (default: this machine's usable cores); a lowered request is said on stderr."""
+    if value < 1 and value != -1:
         raise UsageError(f"--jobs must be -1 (every core) or at least 1, not {value}")
-    return value
+    jobs, note = worker_count(value, usable_cores() if available is None else available)
+    if note:
+        print(f"cardsim: {note}", file=sys.stderr)
+    return jobs
 
 
 # --------------------------------------------------------------------------- tournament
@@ -74,11 +81,10 @@ def _jobs(value: int) -> int:
 def read_experiment(path: str) -> dict[str, Any]:
     """The settings of an experiment TOML file (plan keys plus jobs/backend/scheduler/out)."""
     try:
-        with open(path, "rb") as stream:
-            settings = tomllib.load(stream)
-    except OSError as error:
-        raise UsageError(f"cannot read {path}: {error.strerror or error}") from None
-    except tomllib.TOMLDecodeError as error:
+        settings = tomllib.loads(read_bounded(path, MAX_SETTING_BYTES, "experiment file").decode("utf-8"))
+    except UnreadableFile as error:
+        raise UsageError(f"cannot read {path}: {error}") from None
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
         raise UsageError(f"{path} is not valid TOML: {error}") from None
     unknown = set(settings) - set(PLAN_KEYS) - set(RUN_KEYS) - {"description"}
     if unknown:
@@ -117,17 +123,40 @@ def command_tournament(args: argparse.Namespace) -> int:
     except TypeError as error:
         raise UsageError(f"bad tournament settings: {error}") from None
     out = Path(settings.get("out") or DEFAULT_RESULTS / plan.run_id)
+    writable_folder(out)
     backend = settings.get("backend", "loky")
-    jobs = _jobs(int(settings.get("jobs", 1)))
     client = _dask_client(settings.get("scheduler")) if backend == "dask" else None
     try:
-        result = tournament.run(plan, RunStore(out), jobs=jobs, backend=backend, progress=not args.quiet)
+        jobs = _jobs(int(settings.get("jobs", 1)), _cluster_cores(client) if client is not None else None)
+        store = RunStore(out)
+        store.prepare(tournament.plan_config(plan))
+        args.interrupted = f"interrupted; the chunks played so far are kept in {out}/: run the same command again to resume"
+        _say_resumption(plan, store, out)
+        result = tournament.run(plan, store, jobs=jobs, backend=backend, progress=not args.quiet)
     finally:
         if client is not None:
             client.close()
     print(format_summary(plan, result.summary, result.paired))
     print(f"\nResults and plots: {out}/ (summary.csv, *.png; per-round rows under chunks/)")
     return 0
+
+
+def _say_resumption(plan, store: RunStore, out: Path) -> None:
+    """Tell the user when this command carries on an earlier run instead of starting afresh."""
+    from sim.tournament import stored_chunks
+
+    played = len(stored_chunks(plan, store))
+    if played == plan.num_chunks:
+        print(f"cardsim tournament: {out}/ already holds this finished run; showing its results "
+              "(delete the folder, or choose another --out or --seed, to play it again)", file=sys.stderr)
+    elif played:
+        print(f"cardsim tournament: resuming the run in {out}/: {played} of {plan.num_chunks} chunks "
+              "were played before", file=sys.stderr)
+
+
+def _cluster_cores(client) -> int:
+    """The worker threads of the Dask cluster ``client`` is connected to (at least 1)."""
+    return max(1, sum(client.nthreads().values()))
 
 
 def _dask_client(scheduler: str | None):
@@ -165,6 +194,7 @@ def command_report(args: argparse.Namespace) -> int:
 def command_match(args: argparse.Namespace) -> int:
     from sim.match import format_verdict, sequential_match
 
+    args.interrupted = "interrupted; a match keeps nothing, so it starts again from its first deal"
     outcome = sequential_match(
         args.game, args.a, args.b, seed=args.seed, margin=args.margin, alpha=args.alpha, beta=args.beta,
         max_deals=args.max_deals, engine=args.engine, progress=not args.quiet,
@@ -199,8 +229,8 @@ def command_crosscheck(args: argparse.Namespace) -> int:
         raise UsageError(f"{args.game} has no fast engine to cross-check yet (games: {', '.join(GAMES)})")
     specs = args.strategies or [args.baseline] * games.load(args.game).num_seats
     jobs = _jobs(args.jobs)
-    with tqdm(total=args.rounds, unit="round", unit_scale=True, disable=args.quiet, desc=f"{args.game} crosscheck",
-              dynamic_ncols=True) as bar:
+    args.interrupted = "interrupted; a cross-check keeps nothing, so it starts again from its first deal"
+    with progress_bar(args.rounds, "round", f"{args.game} crosscheck", not args.quiet) as bar:
         report = crosscheck(game=args.game, rounds=args.rounds, seed=args.seed, strategies=specs, jobs=jobs,
                             progress=lambda done: bar.update(done - bar.n))
     print(report.format())
@@ -245,7 +275,7 @@ def argument_parser() -> argparse.ArgumentParser:
     run.add_argument("--players", type=_players, metavar="A,B,C,D", help="one strategy spec per seat")
     run.add_argument("--rounds", type=_positive_int, metavar="N", help="deals to play (games with --games)")
     run.add_argument("--seed", type=_seed)
-    run.add_argument("--jobs", type=int, metavar="J", help="worker processes (-1: all cores)")
+    run.add_argument("--jobs", type=_jobs_argument, metavar="J", help="worker processes (-1: all cores)")
     run.add_argument("--duplicate", action="store_const", const=True, help="play every deal in every seating")
     run.add_argument("--games", action="store_const", const=True, help="play whole games and count wins")
     run.add_argument("--engine", choices=("fast", "reference"),
@@ -264,9 +294,9 @@ def argument_parser() -> argparse.ArgumentParser:
     match.add_argument("b")
     match.add_argument("--game", choices=games.names(), default="straights")
     match.add_argument("--seed", type=_seed, default=0)
-    match.add_argument("--margin", type=float, default=0.25, help="indifference margin in points per round")
-    match.add_argument("--alpha", type=float, default=0.05)
-    match.add_argument("--beta", type=float, default=0.05)
+    match.add_argument("--margin", type=_margin, default=0.25, help="indifference margin in points per round")
+    match.add_argument("--alpha", type=_probability, default=0.05)
+    match.add_argument("--beta", type=_probability, default=0.05)
     match.add_argument("--max-deals", dest="max_deals", type=_positive_int, default=1_000_000)
     match.add_argument("--engine", choices=("fast", "reference"), default="",
                        help="default: the game's fast engine if it has one, else its reference engine")
@@ -287,7 +317,7 @@ def argument_parser() -> argparse.ArgumentParser:
     check.add_argument("--seed", type=_seed, default=0)
     check.add_argument("--strategies", type=_players, metavar="A,B,C,D", help="one spec per seat")
     check.add_argument("--baseline", default="first-legal", help="the strategy of every seat without --strategies")
-    check.add_argument("--jobs", type=int, default=1, metavar="J", help="worker processes (-1: all cores)")
+    check.add_argument("--jobs", type=_jobs_argument, default=1, metavar="J", help="worker processes (-1: all cores)")
     check.add_argument("--quiet", action="store_true", help="no progress bar")
     check.set_defaults(handler=command_crosscheck)
 
@@ -305,15 +335,26 @@ def argument_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = argument_parser().parse_args(argv)
+    try:
+        args = argument_parser().parse_args(argv)
+    except KeyboardInterrupt:
+        say_error("cardsim", "interrupted")
+        return INTERRUPTED_STATUS
+    args.interrupted = "interrupted"  # a command that keeps its work says so here when it starts
     try:
         return args.handler(args)
-    except (UsageError, ResultsError, PlanError, strategies.StrategyError, games.UnknownGame) as error:
+    except (UsageError, ResultsError, PlanError, strategies.StrategyError, games.UnknownGame, UnwritableFolder) as error:
         print(f"cardsim {args.command}: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print(f"cardsim {args.command}: interrupted; run the same command again to resume", file=sys.stderr)
-        return 130
+        say_error(f"cardsim {args.command}", args.interrupted)
+        return INTERRUPTED_STATUS
+    except BrokenPipeError:
+        return output_gone()
+    except OSError as error:  # a disk that fills up or a folder removed mid-run: the system's reason
+        where = f"{error.filename}: " if error.filename else ""
+        print(f"cardsim {args.command}: {where}{error.strerror or error}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -14,10 +14,13 @@ import sys
 from collections.abc import Callable, Mapping
 from typing import TextIO
 
+from tqdm import tqdm
+
 from sim.numbers import NumberError, parse_int
 
 INTERRUPTED_STATUS = 130  # 128 + SIGINT
 FAILED_STATUS = 1
+SCALED_COUNTS_FROM = 1_000_000  # below this a bar shows exact counts ("72/200"), above it "1.20M/10.0M"
 
 
 def bounded_int_argument(low: int | None, high: int | None, what: str = "number") -> Callable[[str], int]:
@@ -95,3 +98,12 @@ def _flush_quietly(stream: TextIO) -> None:
         stream.flush()
     except (OSError, ValueError):
         pass  # the interrupted output may be gone too; the one line on stderr is what matters
+
+
+def progress_bar(total: int | None, unit: str, description: str, enabled: bool, initial: int = 0) -> tqdm:
+    """A progress bar on stderr that counts whole ``unit``s (no total: a count and a rate, no ETA).
+
+    It is drawn at once, before the first unit is done, so a long run never starts in silence.
+    """
+    return tqdm(total=total, initial=initial, unit=unit, desc=description, disable=not enabled, dynamic_ncols=True,
+                unit_scale=(total or 0) >= SCALED_COUNTS_FROM, mininterval=0.5)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -20,6 +21,7 @@ from sim import games
 from sim.cards import card_name
 from sim.straights import fast as straights_fast
 from sim.straights.engine import Round
+from sim.workers import exit_with_parent
 from strategies import Strategy
 
 CHUNK_SIZE = 4096  # deals compared per fast-engine call
@@ -103,7 +105,8 @@ def crosscheck(
 
         # In span order, so the first divergence met is the first in deal order.
         parallel = Parallel(n_jobs=jobs, return_as="generator")
-        checked = parallel(delayed(_check_span)(hooks, game, seed, players, first, count) for first, count in spans)
+        checked = parallel(delayed(_check_span_in_worker)(hooks, game, seed, players, first, count)
+                           for first, count in spans)
     names = tuple(_describe(strategy) for strategy in strategies)
     compared_rounds = compared_actions = 0
     for span_rounds, span_actions, divergence in checked:
@@ -114,6 +117,12 @@ def crosscheck(
         if progress is not None:
             progress(compared_rounds)
     return CrosscheckReport(game, seed, names, compared_rounds, compared_actions)
+
+
+def _check_span_in_worker(*span: Any) -> tuple[int, int, Divergence | None]:
+    """``_check_span`` in a worker process, which ends if this process is killed."""
+    exit_with_parent()
+    return _check_span(*span)
 
 
 def _check_span(

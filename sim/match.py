@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tqdm import tqdm
-
 from sim import games, stats
+from sim.console import progress_bar
 from sim.tournament import Plan, PlanError, merge, play_chunk
 
 BATCH_DEALS = 512
@@ -60,7 +59,8 @@ def sequential_match(
     merged: dict = {}
     key = f"{plan.players[0]}\t{plan.players[1]}"
     winner, n, total, total_sq, llr = None, 0, 0.0, 0.0, 0.0
-    with tqdm(total=max_deals, unit="deal", disable=not progress, desc=f"{a} vs {b}") as bar:
+    # No total: the test stops when it decides, long before max_deals as a rule, so an ETA would lie.
+    with progress_bar(None, "deal", f"{a} vs {b}", progress) as bar:
         for index in range(plan.num_chunks):
             chunk = play_chunk(plan, index)
             merged = merge([merged, chunk.aggregates])

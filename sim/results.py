@@ -22,7 +22,9 @@ from typing import Any
 
 import pandas as pd
 
-from sim.files import atomic_write_bytes
+from sim.files import UnreadableFile, atomic_write_bytes, read_bounded
+
+MAX_JSON_BYTES = 1 << 28  # aggregates of the largest runs are a few megabytes
 
 
 class ResultsError(ValueError):
@@ -69,11 +71,11 @@ class RunStore:
         return config
 
     def _read_json(self, path: Path) -> Any:
+        if not path.exists():
+            raise ResultsError(f"{path} does not exist")
         try:
-            return json.loads(path.read_text())
-        except FileNotFoundError:
-            raise ResultsError(f"{path} does not exist") from None
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
+            return json.loads(read_bounded(path, MAX_JSON_BYTES, "results file").decode("utf-8"))
+        except (UnreadableFile, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
             raise ResultsError(f"{path} is unreadable: {error}") from None
 
     def write_json(self, name: str, value: Any) -> None:

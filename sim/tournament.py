@@ -17,18 +17,18 @@ import importlib
 import importlib.util
 import json
 import math
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from itertools import combinations
 from typing import Any
 
 import numpy as np
 import pandas as pd
-from tqdm import tqdm
-
 import strategies as strategy_registry
 from sim import games, seating, stats
+from sim.console import progress_bar
 from sim.results import RunStore
+from sim.workers import exit_with_parent
 
 MAX_CHUNK_DEALS = 8192
 MAX_CHUNK_GAMES = 1024
@@ -293,7 +293,7 @@ class RunResult:
     paired: pd.DataFrame
 
 
-def _execute(plan: Plan, todo: list[int], jobs: int, backend: str) -> Iterator[ChunkResult]:
+def _execute(plan: Plan, todo: Iterable[int], jobs: int, backend: str) -> Iterator[ChunkResult]:
     if jobs == 1 and backend == "loky":
         for index in todo:
             yield play_chunk(plan, index)
@@ -301,9 +301,10 @@ def _execute(plan: Plan, todo: list[int], jobs: int, backend: str) -> Iterator[C
     from joblib import Parallel, delayed, parallel_config
 
     modules = registering_modules(plan)
+    local = backend == "loky"  # Dask's workers belong to the cluster: they are not ours to stop
     with parallel_config(backend=backend, n_jobs=jobs):
         parallel = Parallel(return_as="generator_unordered")
-        results = parallel(delayed(_play_chunk_in_worker)(plan, index, modules) for index in todo)
+        results = parallel(delayed(_play_chunk_in_worker)(plan, index, modules, local) for index in todo)
         yield from results
 
 
@@ -327,7 +328,9 @@ def registering_modules(plan: Plan) -> list[str]:
     return sorted(modules)
 
 
-def _play_chunk_in_worker(plan: Plan, index: int, modules: list[str]) -> ChunkResult:
+def _play_chunk_in_worker(plan: Plan, index: int, modules: list[str], local: bool) -> ChunkResult:
+    if local:
+        exit_with_parent()
     for module in modules:
         importlib.import_module(module)
     return play_chunk(plan, index)
@@ -340,20 +343,29 @@ def run(
     backend: str = "loky",
     progress: bool = True,
 ) -> RunResult:
-    """Play every chunk not already stored, then write the summary, paired table and plots."""
+    """Play every chunk not already stored, then write the summary, paired table and plots.
+
+    Chunks are stored as they finish, so an interrupted run (Ctrl-C, a killed process) resumes
+    from where it stopped when run again with the same plan.
+    """
     game = plan.validate()
     store.prepare(plan_config(plan))
-    finished = store.finished_chunks()
-    todo = [index for index in range(plan.num_chunks) if index not in finished]
+    finished = stored_chunks(plan, store)
+    # Lazily: a plan of 10^12 rounds has 10^8 chunks, and joblib takes them as workers free up.
+    todo = (index for index in range(plan.num_chunks) if index not in finished)
     per_deal = len(plan.seatings(game))  # rounds (or games) played per deal id
     unit = "game" if plan.games else "round"
     done = sum(plan.chunk_span(i)[1] - plan.chunk_span(i)[0] for i in finished) * per_deal
-    with tqdm(total=plan.rounds * per_deal, initial=done, unit=unit, unit_scale=True, disable=not progress,
-              desc=f"{plan.game} {plan.engine}", dynamic_ncols=True) as bar:
+    with progress_bar(plan.rounds * per_deal, unit, f"{plan.game} {plan.engine}", progress, initial=done) as bar:
         for chunk in _execute(plan, todo, jobs, backend):
             store.write_chunk(chunk.index, chunk.aggregates, chunk.rows)
             bar.update(chunk.deals * per_deal)
     return finish(plan, store)
+
+
+def stored_chunks(plan: Plan, store: RunStore) -> set[int]:
+    """The plan's chunks already played and stored in ``store`` (by an earlier, interrupted run)."""
+    return {index for index in store.finished_chunks() if index < plan.num_chunks}
 
 
 def finish(plan: Plan, store: RunStore) -> RunResult:

@@ -1,0 +1,50 @@
+"""Worker processes: how many a run may have, and that none outlives the command that started it."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+
+from joblib import cpu_count
+
+PARENT_CHECK_SECONDS = 1.0
+
+_watching_parent = False
+
+
+def usable_cores() -> int:
+    """The cores this process may use: its CPU affinity and any container CPU quota (joblib's count)."""
+    return max(1, cpu_count())
+
+
+def worker_count(requested: int, available: int) -> tuple[int, str | None]:
+    """The workers to start for ``requested`` (-1: one per available core) and, when the request had
+    to be lowered to ``available``, a one-line note saying so."""
+    if requested == -1:
+        return available, None
+    if requested > available:
+        return available, f"--jobs {requested} is more than the {available} cores here: using {available} workers"
+    return requested, None
+
+
+def exit_with_parent() -> None:
+    """In a worker process: exit as soon as the process that started it is gone.
+
+    joblib's loky workers otherwise wait for work for ever when their parent is killed (SIGKILL, a
+    CI time-out, the OOM killer), holding their memory. A daemon thread notices the parent's end
+    (the worker is handed to another parent) within a second. Call it at the start of every task;
+    only the first call in a process starts the thread.
+    """
+    global _watching_parent
+    if _watching_parent:
+        return
+    _watching_parent = True
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(1)  # no clean-up to do: the results this worker held are gone with its parent
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()

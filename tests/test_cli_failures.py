@@ -1,0 +1,194 @@
+"""`cardsim` as a new user meets it when things go wrong: bad output folders, too many workers, a
+closed pipe, Ctrl-C, a killed process, huge sizes, progress bars, reruns, file modes."""
+
+import os
+import signal
+import stat
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from sim.console import progress_bar
+from sim.workers import worker_count
+
+ROOT = Path(__file__).parents[1]
+FIRST_LEGAL = "first-legal,first-legal,first-legal,first-legal"
+SMALL_RUN = ["tournament", "--game", "straights", "--players", FIRST_LEGAL, "--rounds", "300", "--quiet"]
+
+
+def cardsim(*args, **kwargs):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run([sys.executable, "-m", "sim.cli", *args], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=120, **kwargs)
+
+
+def start_cardsim(*args):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.Popen([sys.executable, "-m", "sim.cli", *args], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+
+
+def one_line(text):
+    return text.count("\n") == 1 and "Traceback" not in text
+
+
+@pytest.mark.parametrize("out, message", [
+    ("/proc/x", "cannot create folder /proc/x"),
+    ("{file}", "exists and is not a folder"),
+])
+def test_an_impossible_out_folder_is_one_line(out, message, tmp_path):
+    (tmp_path / "file").write_text("")
+    done = cardsim(*SMALL_RUN, "--out", out.format(file=tmp_path / "file"))
+    assert done.returncode == 2 and message in done.stderr and one_line(done.stderr)
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write in a read-only folder")
+def test_a_read_only_out_folder_is_one_line(tmp_path):
+    locked = tmp_path / "locked"
+    locked.mkdir(mode=0o555)
+    done = cardsim(*SMALL_RUN, "--out", str(locked / "run"))
+    assert done.returncode == 2 and one_line(done.stderr)
+
+
+def test_more_jobs_than_cores_are_capped_and_said():
+    assert worker_count(1000, 2) == (2, "--jobs 1000 is more than the 2 cores here: using 2 workers")
+    assert worker_count(-1, 2) == (2, None) and worker_count(1, 2) == (1, None)
+
+
+def test_a_closed_pipe_ends_quietly():
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    done = subprocess.run(f"{sys.executable} -m sim.cli strategies | head -1", shell=True, cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.stdout == "euchre:\n" and done.stderr == ""
+
+
+def test_results_files_respect_the_umask(tmp_path):
+    done = cardsim(*SMALL_RUN, "--out", str(tmp_path / "run"))
+    assert done.returncode == 0, done.stderr
+    expected = 0o666 & ~_umask()
+    for name in ("summary.csv", "config.json", "aggregates.json"):
+        assert stat.S_IMODE((tmp_path / "run" / name).stat().st_mode) == expected, name
+
+
+def _umask():
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def test_a_rerun_says_it_resumed_or_that_the_run_was_already_finished(tmp_path):
+    run = [*SMALL_RUN, "--out", str(tmp_path / "run"), "--chunk-size", "100"]
+    first = cardsim(*run)
+    assert first.returncode == 0 and first.stderr == ""
+    (tmp_path / "run" / "chunks" / "000001.json").unlink()
+    resumed = cardsim(*run)
+    assert "resuming the run in" in resumed.stderr and "2 of 3 chunks were played before" in resumed.stderr
+    again = cardsim(*run)
+    assert "already holds this finished run; showing its results" in again.stderr
+    assert again.stdout == resumed.stdout == first.stdout
+
+
+def _children(pid):
+    """The processes whose parent is ``pid``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def _alive(pid):
+    """Running, as opposed to gone or a zombie waiting for a parent that does not reap it."""
+    try:
+        return (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def _wait_for_chunks(folder, count, process):
+    deadline = time.time() + 90
+    while time.time() < deadline and len(list((folder / "chunks").glob("*.json"))) < count:
+        assert process.poll() is None, process.communicate()
+        time.sleep(0.05)
+
+
+EUCHRE_RUN = ["tournament", "--game", "euchre", "--players", "simple,simple,simple,simple", "--rounds", "40000",
+              "--chunk-size", "200", "--jobs", "2", "--quiet"]
+
+
+def test_workers_do_not_outlive_a_killed_tournament(tmp_path):
+    process = start_cardsim(*EUCHRE_RUN, "--out", str(tmp_path / "run"))
+    _wait_for_chunks(tmp_path / "run", 2, process)
+    workers = [pid for pid in _children(process.pid) if "loky" in Path(f"/proc/{pid}/cmdline").read_text()]
+    assert workers, "the run should have started worker processes"
+    process.kill()
+    process.wait()
+    deadline = time.time() + 10
+    while time.time() < deadline and any(_alive(pid) for pid in workers):
+        time.sleep(0.1)
+    assert not any(_alive(pid) for pid in workers)
+
+
+def test_ctrl_c_stops_the_workers_says_how_to_resume_and_the_run_resumes(tmp_path):
+    process = start_cardsim(*EUCHRE_RUN, "--out", str(tmp_path / "run"))
+    _wait_for_chunks(tmp_path / "run", 2, process)
+    os.killpg(process.pid, signal.SIGINT)  # as a terminal sends Ctrl-C: to the whole process group
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert err == (f"cardsim tournament: interrupted; the chunks played so far are kept in {tmp_path / 'run'}/: "
+                   "run the same command again to resume\n")
+    # Every chunk file left is whole, so running the command again resumes after them
+    # (test_tournament.py resumes a killed run to identical results).
+    from sim.results import RunStore
+
+    kept = list((tmp_path / "run" / "chunks").glob("*.json"))
+    assert 0 < len(kept) < 200 and len(RunStore(tmp_path / "run").finished_chunks()) == len(kept)
+
+
+def test_ctrl_c_in_a_match_says_nothing_is_kept():
+    # Two near-identical players: the test cannot decide within the few seconds this waits.
+    process = start_cardsim("match", "heuristic", "heuristic:gift=3.001", "--quiet", "--margin", "0.0001")
+    time.sleep(4)
+    os.killpg(process.pid, signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert err == "cardsim match: interrupted; a match keeps nothing, so it starts again from its first deal\n"
+
+
+def test_a_huge_tournament_shows_its_progress_at_once(tmp_path):
+    process = start_cardsim("tournament", "--game", "straights", "--players", FIRST_LEGAL,
+                            "--rounds", "1000000000000", "--out", str(tmp_path / "huge"))
+    time.sleep(6)
+    os.killpg(process.pid, signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert "/1.00T" in err  # the bar was up within seconds of the start
+    assert process.returncode == 130
+
+
+def test_progress_bars_count_whole_units():
+    with progress_bar(200, "game", "test", enabled=True) as bar:
+        bar.update(72)
+        assert "72/200" in str(bar)
+    with progress_bar(None, "deal", "match", enabled=True) as bar:
+        bar.update(512)
+        assert "512deal" in str(bar).replace(" ", "") and "<" not in str(bar)  # no ETA without a total
+
+
+@pytest.mark.parametrize("args", [
+    ["tournament", "--game", "straights", "--players", FIRST_LEGAL, "--rounds", "9" * 5000],
+    ["tournament", "--game", "straights", "--players", FIRST_LEGAL, "--rounds", "10", "--seed", "-1"],
+    ["tournament", "--game", "straights", "--players", FIRST_LEGAL, "--rounds", "10", "--jobs", "9" * 5000],
+    ["match", "heuristic", "first-legal", "--alpha", "nan"],
+    ["match", "heuristic", "first-legal", "--max-deals", "1" * 5000],
+])
+def test_hostile_numbers_on_the_command_line_are_usage_errors(args):
+    done = cardsim(*args)
+    assert done.returncode == 2 and "Traceback" not in done.stderr and len(done.stderr) < 2000
