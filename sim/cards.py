@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
+import numpy as np
+
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
 SUIT_NAMES = ("Clubs", "Diamonds", "Hearts", "Spades")
@@ -73,3 +75,8 @@ def cards_in(mask: int) -> Iterator[int]:
         low = mask & -mask
         yield low.bit_length() - 1
         mask ^= low
+
+
+def bits_to_bools(masks: np.ndarray, width: int = NUM_CARDS) -> np.ndarray:
+    """(n, width) bool: bit i of each of the (n,) int64 ``masks`` (card masks: one column per card id)."""
+    return (np.asarray(masks, dtype=np.int64)[:, None] >> np.arange(width, dtype=np.int64)) & 1 == 1

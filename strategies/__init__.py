@@ -21,21 +21,14 @@ import typing
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.metadata import entry_points
-from typing import Any, Protocol
+from typing import Any
 
-import numpy as np
-
+from sim.api import Strategy
 from sim.numbers import NumberError, parse_float, parse_int, shown
 
 ENTRY_POINT_GROUP = "cardsim.strategies"
 SEED_MAX = 2**63 - 1  # numpy's SeedSequence takes non-negative entropy; 63 bits keep it an int64
 DEFAULT_INT_LIMIT = 10**18  # a whole-number setting without a declared range stays within int64
-
-
-class Strategy(Protocol):
-    """A batched player: observations of n rounds in, n actions out."""
-
-    def choose(self, observation: Any) -> np.ndarray: ...
 
 
 class StrategyError(ValueError):

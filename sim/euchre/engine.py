@@ -9,20 +9,18 @@ that happened. Nothing here prints or reads input; ``sim.euchre.cli`` turns even
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from sim.api import IllegalAction
 from sim.cards import suit_of
 from sim.euchre import rules
 from sim.euchre.observation import NONE, PASS, Observation, Phase, order_up, ordered_suit
 
 MAKING_BIDS = 2 * rules.NUM_PLAYERS
-
-
-class IllegalAction(ValueError):
-    """An action the rules do not allow in the current state."""
 
 
 @dataclass(frozen=True)
@@ -218,6 +216,17 @@ class Hand:
     def result(self) -> tuple[int, int, str]:
         """The finished hand's winning team, its points and its bonus (``"march"``, ``"euchred"``, ``""``)."""
         return rules.hand_points(self.tricks_won, rules.team_of(self.maker))
+
+    def points(self) -> tuple[int, ...]:
+        """Each seat's points from this hand: its team's, once the hand is over (none before)."""
+        if not self.is_over:
+            return (0,) * rules.NUM_PLAYERS
+        teams = self.team_points()
+        return tuple(teams[rules.team_of(seat)] for seat in range(rules.NUM_PLAYERS))
+
+    def clone(self) -> Hand:
+        """An independent copy."""
+        return copy.deepcopy(self)
 
     def team_points(self) -> tuple[int, int]:
         """Points each team scored in the finished hand."""

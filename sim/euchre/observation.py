@@ -16,6 +16,8 @@ from enum import IntEnum
 
 import numpy as np
 
+from sim.cards import bits_to_bools
+
 ORDER_UP = 52
 PASS = ORDER_UP + 4
 NUM_ACTIONS = PASS + 1  # the size of the action space, for masks and policy arrays
@@ -65,3 +67,9 @@ class Observation:
 
     def __len__(self) -> int:
         return len(self.seat)
+
+    @property
+    def legal_mask(self) -> np.ndarray:
+        """(n, NUM_ACTIONS) bool, True where the action is legal (``sim.api``'s convention; ``legal``
+        holds the same as bits, which this game's strategies read)."""
+        return bits_to_bools(self.legal, NUM_ACTIONS)

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from sim.api import IllegalAction, legal_mask_of
 from sim.gemstones import rules
 from sim.gemstones.observation import (
     BUY, CHAIN, DISCARD, NONE, NUM_ACTIONS, PASS, PLAY, SELL, Observation, Phase, describe,
@@ -24,10 +25,6 @@ from sim.gemstones.observation import (
 
 NUM_PLAYERS = 2
 SOLD_CARDS_RULES = ("removed", "discard", "bohnanza")
-
-
-class IllegalAction(ValueError):
-    """An action the rules do not allow in the current state."""
 
 
 @dataclass(frozen=True)
@@ -163,11 +160,12 @@ class State:
     def is_over(self) -> bool:
         return self.phase == Phase.OVER
 
-    @property
-    def scores(self) -> tuple[int, int]:
+    def points(self) -> tuple[int, ...]:
+        """Each seat's coins (the game's score: the most coins wins)."""
         return tuple(self.coins)
 
     def clone(self) -> State:
+        """An independent copy."""
         return copy.deepcopy(self)
 
     def legal_actions(self) -> tuple[int, ...]:
@@ -240,12 +238,10 @@ class State:
             for slot, chain in enumerate(slots):
                 if chain is not None:
                     stones[0, player, slot], lengths[0, player, slot] = chain
-        legal = np.zeros((1, NUM_ACTIONS), dtype=bool)
-        legal[0, list(self.legal_actions())] = True
         return Observation(
             seat=np.array([seat]),
             phase=np.array([int(self.phase)]),
-            legal=legal,
+            legal_mask=legal_mask_of(self.legal_actions(), NUM_ACTIONS),
             hand=_padded(self.hands[seat]),
             hand_sizes=np.array([[len(hand) for hand in self.hands]]),
             chain_stones=stones,

@@ -57,7 +57,7 @@ class Observation:
 
     seat: np.ndarray  # (B,) the seat to move
     phase: np.ndarray  # (B,) Phase
-    legal: np.ndarray  # (B, NUM_ACTIONS) bool
+    legal_mask: np.ndarray  # (B, NUM_ACTIONS) bool: True where the action is legal (sim.api's convention)
     hand: np.ndarray  # (B, 104) own hand front first, NONE-padded
     hand_sizes: np.ndarray  # (B, 2) both hands' sizes
     chain_stones: np.ndarray  # (B, 2, 3)

@@ -12,11 +12,13 @@ that happened. Nothing here prints or reads input; ``sim.ginrummy.cli`` turns ev
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from sim.api import IllegalAction
 from sim.cards import cards_in, mask_of
 from sim.ginrummy import rules
 from sim.ginrummy.observation import (
@@ -33,10 +35,6 @@ from sim.ginrummy.observation import (
 # How a seat lays its ten cards down after a knock: the hand as a bitmask → its melds. The default
 # is an arrangement with the least deadwood; the CLI passes the user's own sets.
 Arranger = Callable[[int], Sequence[Sequence[int]]]
-
-
-class IllegalAction(ValueError):
-    """An action the rules do not allow in the current state."""
 
 
 @dataclass(frozen=True)
@@ -250,6 +248,14 @@ class Hand:
             return (0, 0)
         score = self.ended.score
         return tuple(score.points if seat == score.winner else 0 for seat in range(rules.NUM_PLAYERS))
+
+    def points(self) -> tuple[int, ...]:
+        """Each seat's points from this hand (none before it ends, none when it is void)."""
+        return self.seat_points()
+
+    def clone(self) -> Hand:
+        """An independent copy."""
+        return copy.deepcopy(self)
 
     def legal_mask(self) -> np.ndarray:
         mask = np.zeros(NUM_ACTIONS, dtype=bool)

@@ -61,3 +61,8 @@ class Observation:
 
     def __len__(self) -> int:
         return len(self.seat)
+
+    @property
+    def legal_mask(self) -> np.ndarray:
+        """(n, NUM_ACTIONS) bool, True where the action is legal (``sim.api``'s convention)."""
+        return self.legal

@@ -8,19 +8,17 @@ discard. Nothing here prints or reads input; ``sim.straights.cli`` turns events 
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from sim.cards import FULL_DECK, card_name
+from sim.api import IllegalAction, legal_mask_of
+from sim.cards import FULL_DECK, NUM_CARDS, card_name
 from sim.cxxrand import MinstdRand0, cxx_seed, shuffle
 from sim.straights import rules
 from sim.straights.observation import DISCARDED, NOT_YET, Observation
-
-
-class IllegalAction(ValueError):
-    """An action the rules do not allow in the current state."""
 
 
 @dataclass(frozen=True)
@@ -111,8 +109,8 @@ class Round:
             return ()
         return rules.legal_actions(self.hands[self.current_player], self.table)
 
-    def apply(self, card: int) -> Played | Discarded:
-        """Play or discard ``card`` for the current player."""
+    def apply(self, card: int) -> list[Event]:
+        """Play or discard ``card`` for the current player; returns the one event, in a list."""
         if card not in self.legal_actions():
             raise IllegalAction(f"{card_name(card)} is not a legal action for player {self.current_player + 1}")
         seat = self.current_player
@@ -121,9 +119,17 @@ class Round:
         self.actions.append(card)
         if must_discard:
             self.discards[seat].append(card)
-            return Discarded(seat, card)
+            return [Discarded(seat, card)]
         self.table |= 1 << card
-        return Played(seat, card)
+        return [Played(seat, card)]
+
+    def clone(self) -> Round:
+        """An independent copy."""
+        copied = copy.copy(self)
+        copied.hands = [list(hand) for hand in self.hands]
+        copied.discards = [list(pile) for pile in self.discards]
+        copied.actions = list(self.actions)
+        return copied
 
     def points(self) -> tuple[int, ...]:
         """Each seat's points from its discards so far."""
@@ -154,6 +160,7 @@ class Round:
                 "held": positions(self.hands[seat]),
                 "legal": positions(self.legal_plays()),
                 "options": positions(self.legal_actions()),
+                "legal_mask": lambda: legal_mask_of(self.legal_actions(), NUM_CARDS),
                 "table": np.array([self.table], dtype=np.int64),
                 "step": np.array([self.step]),
                 "history": lambda: self.public_history()[None, :],
@@ -229,7 +236,7 @@ class Game:
     def apply(self, card: int) -> list[Event]:
         """Take the current player's action; returns it and, at a round's end, what followed."""
         current = self._live_round()
-        events: list[Event] = [current.apply(card)]
+        events: list[Event] = current.apply(card)
         if not current.is_over:
             return events
         points = current.points()

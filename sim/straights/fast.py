@@ -29,11 +29,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.cards import NUM_CARDS, NUM_RANKS, format_cards, make_card
+from sim.api import IllegalAction, Strategy
+from sim.cards import NUM_CARDS, NUM_RANKS, bits_to_bools, format_cards, make_card
 from sim.straights import rules
-from sim.straights.engine import IllegalAction
-from sim.straights.observation import DISCARDED, NOT_YET, Observation
-from strategies import Strategy
+from sim.straights.observation import DISCARDED, NOT_YET, Observation, positions_to_cards
 
 BLOCK_SIZE = 8192
 SEATS = rules.NUM_PLAYERS
@@ -353,6 +352,7 @@ class _Block:
                 "held": held,
                 "legal": legal,
                 "options": options,
+                "legal_mask": lambda: bits_to_bools(positions_to_cards(_subset(hands, rows), options)),
                 "table": lambda: _own(self._table_at(step), rows),
                 "step": lambda: np.full(len(held), step),
                 "history": lambda: self._history(step, rows),

@@ -21,7 +21,8 @@ DISCARDED = -1
 NOT_YET = -2
 
 FieldSource = np.ndarray | Callable[[], np.ndarray]
-FIELDS = ("seat", "hand", "held", "legal", "options", "table", "step", "history", "cards_left", "scores", "round_id")
+FIELDS = ("seat", "hand", "held", "legal", "options", "legal_mask", "table", "step", "history", "cards_left", "scores",
+          "round_id")
 """The names of an observation's fields: everything a seat may see."""
 
 # LOWEST_POSITION[m] is the index of the lowest set bit of a 13-bit position mask (-1 for 0).
@@ -69,6 +70,12 @@ class Observation:
     def options(self) -> np.ndarray:
         """(n,) bitmask over hand positions of the legal actions: ``legal``, or ``held`` when that is 0."""
         return self._field("options")
+
+    @property
+    def legal_mask(self) -> np.ndarray:
+        """(n, 52) bool, True at the card ids of the legal actions (``sim.api``'s convention for every game;
+        ``options`` says the same over hand positions, which is what this game's strategies read)."""
+        return self._field("legal_mask")
 
     @property
     def table(self) -> np.ndarray:

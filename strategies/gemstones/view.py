@@ -39,7 +39,7 @@ class View:
         pending = int(observation.pending[row])
         return cls(
             phase=Phase(int(observation.phase[row])),
-            legal=tuple(int(action) for action in np.flatnonzero(observation.legal[row])),
+            legal=tuple(int(action) for action in np.flatnonzero(observation.legal_mask[row])),
             slots=slots,
             hand=tuple(int(stone) for stone in hand[hand != NONE]),
             coins=int(observation.coins[row, seat]),

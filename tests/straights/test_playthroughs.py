@@ -27,7 +27,7 @@ def canonical_text(deck: list[int], actions: list[int]) -> str:
     for step, card in enumerate(actions):
         seat = current.current_player
         legal = format_cards(current.legal_actions())
-        event = current.apply(card)
+        (event,) = current.apply(card)
         lines.append(f"{step:2d} Player{seat + 1} [{legal}] {type(event).__name__.lower()} {card_name(card)}")
     lines.append(f"points: {' '.join(map(str, current.points()))}")
     return "\n".join(lines) + "\n"

@@ -74,7 +74,7 @@ def test_random_rounds_obey_the_rules(deck, seed):
         legal = current.legal_plays()
         assert set(legal) == naive_playable(current.table) & set(current.hands[seat])
         card = chooser.choice(current.legal_actions())
-        event = current.apply(card)
+        (event,) = current.apply(card)
         # A player with a legal play never discards; one without always does.
         assert isinstance(event, Played if legal else Discarded)
     assert current.step == 52

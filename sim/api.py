@@ -1,0 +1,94 @@
+"""The game contract: what every game's reference engine provides, so generic code needs no game's name.
+
+A game's unit of play is a *state* made from one deal by its ``Game`` record's ``new_state`` (a
+Straights round, a Euchre or Gin Rummy hand, a whole Gemstones game). Every state works the same way
+(OpenSpiel's shape):
+
+- ``current_player``: the seat to decide, 0 .. seats - 1;
+- ``legal_actions()``: the actions it may take, sorted ascending; empty exactly when ``is_over``;
+- ``apply(action)``: takes one legal action and returns the events it caused (a list, possibly
+  several: a trick won, the hand ended); an illegal action raises ``IllegalAction`` and changes
+  nothing;
+- ``is_over``: no decision is left;
+- ``points()``: one number per seat, what the seat scored in this state so far (final once over);
+- ``observe()``: what the current player may see, as the game's observation of a batch of one (the
+  same type the fast engine hands strategies for a batch);
+- ``clone()``: an independent copy (applying actions to it leaves the original unchanged).
+
+Actions are whole numbers from 0 to the game's ``num_actions`` - 1, named for people by the
+record's ``action_name`` and read back by its ``parse_action``.
+
+**Legal actions in observations.** Every game's observation has ``legal_mask``: an (n,
+num_actions) bool array, True where the action is legal for that row's seat. Games may carry
+compact forms besides (Straights' hand-position bits, Euchre's action bits) for their own
+strategies' speed, but ``legal_mask`` is what generic code (environments, random players, tests)
+reads.
+
+**Decision ids.** A round (hand) of a whole game is numbered ``round_id(game, round)``, unique across
+the games of a run; a decision within it is its step. Seeded strategies draw from
+``decision_rng(their seed, round id, step, ...)`` (``strategies.montecarlo``), so a decision's
+randomness depends on nothing but which decision it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+ROUND_ID_STRIDE = 1 << 20
+"""Rounds (hands) per game that round ids can tell apart; games are far shorter."""
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow in the current state; the state is unchanged."""
+
+
+class Strategy(Protocol):
+    """A batched player: the observation of n decisions in, n actions out (an int array of shape (n,)).
+
+    The reference engine asks with a batch of one; fast engines with every row whose mover it plays.
+    """
+
+    def choose(self, observation: Any) -> np.ndarray: ...
+
+
+@runtime_checkable
+class State(Protocol):
+    """One unit of play of any game, one decision at a time (see the module docstring)."""
+
+    @property
+    def current_player(self) -> int: ...
+
+    @property
+    def is_over(self) -> bool: ...
+
+    def legal_actions(self) -> tuple[int, ...]: ...
+
+    def apply(self, action: int) -> list[Any]: ...
+
+    def points(self) -> tuple[int, ...]: ...
+
+    def observe(self) -> Any: ...
+
+    def clone(self) -> State: ...
+
+
+def round_id(game_id: int, round_number: int) -> int:
+    """The id of round ``round_number`` of game ``game_id``: unique across the games of a run."""
+    if not 0 <= round_number < ROUND_ID_STRIDE:
+        raise ValueError(f"round {round_number} is beyond the {ROUND_ID_STRIDE} rounds a game may have")
+    return game_id * ROUND_ID_STRIDE + round_number
+
+
+def round_ids(game_ids: np.ndarray, round_number: int) -> np.ndarray:
+    """``round_id`` for a batch of games (int64)."""
+    return np.asarray(game_ids, dtype=np.int64) * ROUND_ID_STRIDE + round_number
+
+
+def legal_mask_of(actions: Iterable[int], num_actions: int) -> np.ndarray:
+    """(1, num_actions) bool: the ``legal_mask`` row of a state whose legal actions are ``actions``."""
+    mask = np.zeros((1, num_actions), dtype=bool)
+    mask[0, list(actions)] = True
+    return mask
