@@ -37,8 +37,8 @@ def wins_of_first(first: str, second: str, game_ids: np.ndarray) -> int:
     """How many of these games, each played in both seatings, ``first`` wins."""
     players = [strategies.get("ginrummy", first), strategies.get("ginrummy", second)]
     deal_source = lambda ids, hand: game.GAME.deals_at(SEED, ids, (1, hand))  # noqa: E731
-    as_seat0 = game.play_games_reference(game_ids, deal_source, players)
-    as_seat1 = game.play_games_reference(game_ids, deal_source, players[::-1])
+    as_seat0 = game.GAME.play_games["reference"](game_ids, deal_source, players)
+    as_seat1 = game.GAME.play_games["reference"](game_ids, deal_source, players[::-1])
     return int(as_seat0.winners[:, 0].sum() + as_seat1.winners[:, 1].sum())
 
 

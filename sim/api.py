@@ -32,7 +32,7 @@ randomness depends on nothing but which decision it is.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -43,6 +43,10 @@ ROUND_ID_STRIDE = 1 << 20
 
 class IllegalAction(ValueError):
     """An action the rules do not allow in the current state; the state is unchanged."""
+
+
+class UnknownAction(ValueError):
+    """Text that names no action of the game (``Game.parse_action``)."""
 
 
 class Strategy(Protocol):
@@ -73,6 +77,24 @@ class State(Protocol):
     def observe(self) -> Any: ...
 
     def clone(self) -> State: ...
+
+
+class GameState(State, Protocol):
+    """A whole game (rounds until one wins): a ``State`` whose ``points()`` are the game scores,
+    which also counts its rounds and names its winners."""
+
+    @property
+    def rounds_played(self) -> int: ...
+
+    def winning_seats(self) -> tuple[int, ...]: ...
+
+
+NewState = Callable[[Sequence[int], int], State]
+"""``new_state(deal, round_id)``: one round (hand) from a deal, with the game's defaults for what the
+deal does not say (the dealer follows the round id, scores start at zero)."""
+
+NewGame = Callable[[Callable[[], Sequence[int]], int], GameState]
+"""``new_game(next_deal, game_id)``: a whole game whose rounds are dealt by calling ``next_deal()``."""
 
 
 def round_id(game_id: int, round_number: int) -> int:

@@ -1,4 +1,10 @@
-"""The game registry: each game's name and the module holding its ``GAME`` description."""
+"""The game registry: each game's name and the module holding its ``GAME`` record.
+
+A ``Game`` record is everything generic code (tournaments, matches, cross-checks, benchmarks,
+environments) may know of a game: generic code reads the record and never a game's name. A fifth
+game provides a module with a ``GAME`` (its reference engine following ``sim.api``, its deals, its
+seatings; a fast engine optional) and one line in ``GAME_MODULES``.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sim.api import NewGame, NewState
 from sim.seating import Seating
 
 GAME_MODULES = {
@@ -58,6 +65,11 @@ class Game:
     deals_at: Callable[..., np.ndarray]  # deals_at(seed, indexes, stream=()) -> (n, ...) array
     play_rounds: dict[str, PlayRounds]  # by engine name: "fast", "reference"
     play_games: dict[str, PlayGames]
+    new_state: NewState  # one round (hand) of the reference engine from a deal: sim.api's State
+    new_game: NewGame  # a whole game of the reference engine: sim.api's GameState
+    num_actions: int  # actions are 0 .. num_actions - 1
+    action_name: Callable[[int], str]  # an action's name for people ("7S", "order up Hearts", "pass")
+    parse_action: Callable[[str], int]  # the action a name names; sim.api.UnknownAction if none
 
 
 def game_deal_source(game: Game, seed: int) -> DealSource:

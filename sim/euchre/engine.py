@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sim.api import IllegalAction
+from sim.api import IllegalAction, round_id
 from sim.cards import suit_of
 from sim.euchre import rules
 from sim.euchre.observation import NONE, PASS, Observation, Phase, order_up, ordered_suit
@@ -279,8 +279,12 @@ class SpecPack:
 class Game:
     """Hands of Euchre until a team reaches ``points_to_win``; player 0 deals first."""
 
-    def __init__(self, next_pack: PackSource, points_to_win: int = rules.DEFAULT_POINTS_TO_WIN) -> None:
+    def __init__(
+        self, next_pack: PackSource, points_to_win: int = rules.DEFAULT_POINTS_TO_WIN, game_id: int = 0
+    ) -> None:
+        """``game_id`` numbers the game's hands (``sim.api.round_id``) for strategies that seed per decision."""
         self.next_pack = next_pack
+        self.game_id = game_id
         self.points_to_win = points_to_win
         self.scores: tuple[int, int] = (0, 0)
         self.hands_played = 0
@@ -293,7 +297,7 @@ class Game:
 
     def _deal(self) -> HandStarted:
         dealer = self.hands_played % rules.NUM_PLAYERS
-        self.hand = Hand(tuple(self.next_pack()), dealer, self.scores, self.hands_played)
+        self.hand = Hand(tuple(self.next_pack()), dealer, self.scores, round_id(self.game_id, self.hands_played))
         return HandStarted(self.hands_played, dealer, self.hand.upcard)
 
     @property
@@ -314,6 +318,26 @@ class Game:
 
     def observe(self) -> Observation:
         return self._live_hand().observe()
+
+    @property
+    def rounds_played(self) -> int:
+        return self.hands_played
+
+    def points(self) -> tuple[int, ...]:
+        """Each seat's game points: its team's."""
+        return tuple(self.scores[rules.team_of(seat)] for seat in range(rules.NUM_PLAYERS))
+
+    def winning_seats(self) -> tuple[int, ...]:
+        """Both seats of the team that won, once the game is over."""
+        if self.winners is None:
+            return ()
+        return tuple(seat for seat in range(rules.NUM_PLAYERS) if rules.team_of(seat) == self.winners)
+
+    def clone(self) -> Game:
+        """An independent copy (its pack source is shared)."""
+        copied = copy.copy(self)
+        copied.hand = None if self.hand is None else self.hand.clone()
+        return copied
 
     def apply(self, action: int) -> list[Event]:
         """Take the current player's action; at a hand's end score it and deal the next or end the game."""

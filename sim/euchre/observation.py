@@ -16,7 +16,9 @@ from enum import IntEnum
 
 import numpy as np
 
-from sim.cards import bits_to_bools
+from sim.api import UnknownAction
+from sim.cards import SUIT_NAMES, CardError, bits_to_bools, card_name, parse_card
+from sim.numbers import shown
 
 ORDER_UP = 52
 PASS = ORDER_UP + 4
@@ -31,6 +33,29 @@ class Phase(IntEnum):
     DISCARD = 1  # the dealer has picked up the upcard and throws one card away
     PLAYING = 2  # five tricks
     OVER = 3
+
+
+def action_name(action: int) -> str:
+    """A card's short name (``JH``: play it, or throw it away as dealer), ``order up Hearts`` or ``pass``."""
+    if action == PASS:
+        return "pass"
+    suit = ordered_suit(action)
+    return f"order up {SUIT_NAMES[suit]}" if suit is not None else card_name(action)
+
+
+def parse_action(text: str) -> int:
+    """The action ``action_name`` gives ``text`` for; ``UnknownAction`` if none."""
+    words = text.strip()
+    if words.lower() == "pass":
+        return PASS
+    if words.lower().startswith("order up "):
+        suit = words[len("order up "):].strip().capitalize()
+        if suit in SUIT_NAMES:
+            return order_up(SUIT_NAMES.index(suit))
+    try:
+        return parse_card(words)
+    except CardError:
+        raise UnknownAction(f"{shown(text)} is not a Euchre action (a card such as JH, order up SUIT, pass)") from None
 
 
 def order_up(suit: int) -> int:

@@ -168,6 +168,16 @@ class State:
         """An independent copy."""
         return copy.deepcopy(self)
 
+    @property
+    def rounds_played(self) -> int:
+        """A game of Gemstones is its own only round."""
+        return 1
+
+    def winning_seats(self) -> tuple[int, ...]:
+        """The seat with more coins once the game is over; none in a draw."""
+        winner = winner_of(self.coins) if self.is_over else None
+        return () if winner is None else (winner,)
+
     def legal_actions(self) -> tuple[int, ...]:
         """The current player's legal actions, ascending."""
         match self.phase:

@@ -13,7 +13,9 @@ from enum import IntEnum
 
 import numpy as np
 
+from sim.api import UnknownAction
 from sim.gemstones import rules
+from sim.numbers import shown
 
 NONE = -1
 
@@ -40,15 +42,27 @@ class Phase(IntEnum):
     OVER = 7
 
 
+WORDS = {BUY: "buy the third chain", PLAY: "play the front card", PASS: "pass"}
+
+
 def describe(action: int) -> str:
-    """A short readable name of an action (for errors and logs)."""
+    """A short readable name of an action (for errors, logs and ``parse_action``)."""
     if CHAIN <= action < SELL:
         return f"chain {rules.STONES[action - CHAIN]}"
     if SELL <= action < BUY:
         return f"sell chain {action - SELL + 1}"
     if DISCARD <= action < NUM_ACTIONS:
         return f"discard hand card {action - DISCARD + 1}"
-    return {BUY: "buy the third chain", PLAY: "play the front card", PASS: "pass"}.get(action, f"action {action}")
+    return WORDS.get(action, f"action {action}")
+
+
+def parse_action(text: str) -> int:
+    """The action ``describe`` gives ``text`` for; ``UnknownAction`` if none."""
+    words = " ".join(text.lower().split())
+    for action in range(NUM_ACTIONS):
+        if describe(action).lower() == words:
+            return action
+    raise UnknownAction(f"{shown(text)} is not a Gemstones action (e.g. chain Ruby, pass, discard hand card 2)")
 
 
 @dataclass(frozen=True)

@@ -158,12 +158,12 @@ class Program:
         no_arguments("P", arguments)
         game = self.game
         lines = [
-            f"Points toward {game.target}: you {game.points[YOU]}, the computer {game.points[COMPUTER]}.",
+            f"Points toward {game.target}: you {game.points_toward_target[YOU]}, the computer {game.points_toward_target[COMPUTER]}.",
             f"Hands won (20-point box bonus each, not counted toward {game.target}): "
             f"you {game.hands_won[YOU]}, the computer {game.hands_won[COMPUTER]}.",
         ]
         if game.is_over:
-            final = rules.final_scores(game.points, game.hands_won, game.winner)
+            final = rules.final_scores(game.points_toward_target, game.hands_won, game.winner)
             lines.append(f"Game won by {seat_name(game.winner)}; totals with bonuses: "
                          f"you {final[YOU]}, the computer {final[COMPUTER]}.")
         else:

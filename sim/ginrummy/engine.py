@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sim.api import IllegalAction
+from sim.api import IllegalAction, round_id
 from sim.cards import cards_in, mask_of
 from sim.ginrummy import rules
 from sim.ginrummy.observation import (
@@ -242,16 +242,12 @@ class Hand:
         arranger = self.arrangers[seat] or best_melds
         return layout(self.hands[seat], arranger(self.hands[seat]))
 
-    def seat_points(self) -> tuple[int, int]:
-        """Points each seat scored in the finished hand (nothing when void)."""
+    def points(self) -> tuple[int, ...]:
+        """Points each seat scored in this hand (none before it ends, none when it is void)."""
         if not isinstance(self.ended, HandEnded):
             return (0, 0)
         score = self.ended.score
         return tuple(score.points if seat == score.winner else 0 for seat in range(rules.NUM_PLAYERS))
-
-    def points(self) -> tuple[int, ...]:
-        """Each seat's points from this hand (none before it ends, none when it is void)."""
-        return self.seat_points()
 
     def clone(self) -> Hand:
         """An independent copy."""
@@ -299,22 +295,32 @@ class Game:
         first_dealer: int = 0,
         target: int = rules.GAME_TARGET,
         arrangers: tuple[Arranger | None, Arranger | None] = (None, None),
+        game_id: int = 0,
+        auto_deal: bool = False,
     ) -> None:
+        """``game_id`` numbers the game's hands (``sim.api.round_id``) for strategies that seed per
+        decision; with ``auto_deal`` every next hand is dealt as soon as the last ends (and the first
+        at once) until the game is won, as simulations want; the program deals on the user's word."""
         self.next_pack = next_pack
+        self.game_id = game_id
+        self.auto_deal = auto_deal
         self.dealer = first_dealer
         self.target = target
         self.arrangers = arrangers
-        self.points: tuple[int, int] = (0, 0)
+        self.points_toward_target: tuple[int, int] = (0, 0)
         self.hands_won: tuple[int, int] = (0, 0)
         self.hands_dealt = 0
         self.hand: Hand | None = None
         self.winner: int | None = None
+        if auto_deal:
+            self.deal()
 
     def deal(self) -> list[Event]:
         """Deal the next hand."""
         if self.in_hand:
             raise IllegalAction("a hand is in progress")
-        self.hand = Hand(tuple(self.next_pack()), self.dealer, self.points, self.hands_dealt, self.arrangers)
+        hand_id = round_id(self.game_id, self.hands_dealt)
+        self.hand = Hand(tuple(self.next_pack()), self.dealer, self.points_toward_target, hand_id, self.arrangers)
         self.hands_dealt += 1
         return [HandStarted(self.hands_dealt, self.dealer)]
 
@@ -342,24 +348,50 @@ class Game:
     def observe(self) -> Observation:
         return self._live_hand().observe()
 
+    @property
+    def rounds_played(self) -> int:
+        return self.hands_dealt
+
+    def points(self) -> tuple[int, ...]:
+        """The seats' points toward the target; once the game is won, the grand totals with the game
+        and box bonuses."""
+        if self.winner is None:
+            return self.points_toward_target
+        return rules.final_scores(self.points_toward_target, self.hands_won, self.winner)
+
+    def winning_seats(self) -> tuple[int, ...]:
+        return () if self.winner is None else (self.winner,)
+
+    def clone(self) -> Game:
+        """An independent copy (its pack source is shared)."""
+        copied = copy.copy(self)
+        copied.hand = None if self.hand is None else self.hand.clone()
+        return copied
+
     def apply(self, action: int) -> list[Event]:
         """Take the current player's action; at a hand's end, score it and end the game at the target."""
+        events = self._apply_in_hand(action)
+        if self.auto_deal and not self.in_hand and not self.is_over:
+            events += self.deal()
+        return events
+
+    def _apply_in_hand(self, action: int) -> list[Event]:
         current = self._live_hand()
         events = current.apply(action)
         if not current.is_over:
             return events
         if isinstance(current.ended, HandVoid):
             return events
-        gained = current.seat_points()
-        self.points = tuple(old + new for old, new in zip(self.points, gained))
+        gained = current.points()
+        self.points_toward_target = tuple(old + new for old, new in zip(self.points_toward_target, gained))
         self.hands_won = tuple(won + (new > 0) for won, new in zip(self.hands_won, gained))
         self.dealer = 1 - self.dealer
-        events.append(ScoresChanged(self.points, self.hands_won))
+        events.append(ScoresChanged(self.points_toward_target, self.hands_won))
         if self.winner is None:
-            self.winner = rules.game_winner(self.points, self.target)
+            self.winner = rules.game_winner(self.points_toward_target, self.target)
             if self.winner is None:
                 return events
-            final = rules.final_scores(self.points, self.hands_won, self.winner)
-            shutout = self.points[1 - self.winner] == 0
-            events.append(GameEnded(self.winner, self.points, self.hands_won, final, shutout))
+            final = rules.final_scores(self.points_toward_target, self.hands_won, self.winner)
+            shutout = self.points_toward_target[1 - self.winner] == 0
+            events.append(GameEnded(self.winner, self.points_toward_target, self.hands_won, final, shutout))
         return events

@@ -15,11 +15,16 @@ from enum import IntEnum
 
 import numpy as np
 
+from sim.api import UnknownAction
+from sim.cards import CardError, card_name, parse_card
+from sim.numbers import shown
+
 DRAW_STOCK = 52
 DRAW_DISCARD = 53
 KNOCK = 54
 NUM_ACTIONS = KNOCK + 52  # the size of the action space, for masks and policy arrays
 NONE = -1  # no card: an empty discard pile, nothing taken this turn
+ACTION_WORDS = {DRAW_STOCK: "draw stock", DRAW_DISCARD: "draw discard"}
 
 
 class Phase(IntEnum):
@@ -28,6 +33,29 @@ class Phase(IntEnum):
     DRAW = 0
     DISCARD = 1  # discard or knock
     OVER = 2
+
+
+def action_name(action: int) -> str:
+    """``draw stock``, ``draw discard``, a card's short name (discard it) or ``knock 7S``."""
+    if action in ACTION_WORDS:
+        return ACTION_WORDS[action]
+    card = knocked_card(action)
+    return f"knock {card_name(card)}" if card is not None else card_name(action)
+
+
+def parse_action(text: str) -> int:
+    """The action ``action_name`` gives ``text`` for; ``UnknownAction`` if none."""
+    words = " ".join(text.lower().split())
+    named = {name: action for action, name in ACTION_WORDS.items()}
+    try:
+        if words in named:
+            return named[words]
+        if words.startswith("knock "):
+            return knock(parse_card(words[len("knock "):]))
+        return parse_card(words)
+    except CardError:
+        raise UnknownAction(f"{shown(text)} is not a Gin Rummy action (draw stock, draw discard, a card, "
+                            "knock CARD)") from None
 
 
 def knock(card: int) -> int:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sim.api import IllegalAction, legal_mask_of
+from sim.api import IllegalAction, legal_mask_of, round_id
 from sim.cards import FULL_DECK, NUM_CARDS, card_name
 from sim.cxxrand import MinstdRand0, cxx_seed, shuffle
 from sim.straights import rules
@@ -71,7 +71,7 @@ class Round:
     leader: int = field(init=False)
 
     def __post_init__(self) -> None:
-        self.deck = tuple(self.deck)
+        self.deck = tuple(int(card) for card in self.deck)
         dealt = rules.deal(self.deck)
         self.hands = [list(hand) for hand in dealt]
         self.discards = [[] for _ in range(rules.NUM_PLAYERS)]
@@ -191,8 +191,12 @@ class SpecDeck:
 class Game:
     """Rounds of Straights until a player reaches 80; each round's deck comes from ``next_deck``."""
 
-    def __init__(self, next_deck: DeckSource, scores: Sequence[int] = (0,) * rules.NUM_PLAYERS) -> None:
+    def __init__(
+        self, next_deck: DeckSource, scores: Sequence[int] = (0,) * rules.NUM_PLAYERS, game_id: int = 0
+    ) -> None:
+        """``game_id`` numbers the game's rounds (``sim.api.round_id``) for strategies that seed per decision."""
         self.next_deck = next_deck
+        self.game_id = game_id
         self.scores = tuple(scores)
         self.rounds_played = 0
         self.round: Round | None = None
@@ -211,7 +215,7 @@ class Game:
         return [self._deal()]
 
     def _deal(self) -> RoundStarted:
-        self.round = Round(tuple(self.next_deck()), self.scores, self.rounds_played)
+        self.round = Round(tuple(self.next_deck()), self.scores, round_id(self.game_id, self.rounds_played))
         return RoundStarted(self.rounds_played, self.round.leader, self.round.deck)
 
     @property
@@ -224,6 +228,20 @@ class Game:
 
     def legal_actions(self) -> tuple[int, ...]:
         return () if self.is_over else self._live_round().legal_actions()
+
+    def points(self) -> tuple[int, ...]:
+        """The game scores: the points of the rounds played so far."""
+        return self.scores
+
+    def winning_seats(self) -> tuple[int, ...]:
+        """The seats with the fewest points once the game is over (ties share the win)."""
+        return self.winners
+
+    def clone(self) -> Game:
+        """An independent copy (its deck source is shared)."""
+        copied = copy.copy(self)
+        copied.round = None if self.round is None else self.round.clone()
+        return copied
 
     def observe(self) -> Observation:
         return self._live_round().observe()

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.api import IllegalAction, Strategy
+from sim.api import IllegalAction, Strategy, round_ids
 from sim.cards import NUM_CARDS, NUM_RANKS, bits_to_bools, format_cards, make_card
 from sim.straights import rules
 from sim.straights.observation import DISCARDED, NOT_YET, Observation, positions_to_cards
@@ -40,7 +40,6 @@ HAND = rules.HAND_SIZE
 HAND_MASK = (1 << HAND) - 1
 ALL_POSITIONS = (1 << NUM_CARDS) - 1
 CARD_POINTS = np.array([rules.card_points(card) for card in range(NUM_CARDS)], dtype=np.int8)
-GAME_ROUND_ID_STRIDE = 1 << 16  # in play_games round r of game g has round_id g * stride + r
 
 # Indexed by card id viewed as a byte: np.take converts int8 indexes to intp first, uint8 ones faster.
 _CARD_POINTS_BY_BYTE = np.zeros(256, dtype=np.int8)
@@ -135,7 +134,7 @@ def play_games(game_ids: int | np.ndarray, deal_source: DealSource, strategies: 
     """Play whole games (``game_ids`` or that many games numbered from 0) until someone reaches 80.
 
     Every round of every game still going is dealt by ``deal_source(game_ids, round_number)``;
-    round ``r`` of game ``g`` has round id ``g * GAME_ROUND_ID_STRIDE + r``.
+    round ``r`` of game ``g`` has round id ``sim.api.round_id(g, r)``.
     """
     game_ids = np.arange(game_ids, dtype=np.int64) if np.ndim(game_ids) == 0 else np.asarray(game_ids, np.int64)
     scores = np.zeros((len(game_ids), SEATS), dtype=np.int64)
@@ -145,7 +144,7 @@ def play_games(game_ids: int | np.ndarray, deal_source: DealSource, strategies: 
     while going.size:
         ids = game_ids[going]
         result = play_rounds(
-            deal_source(ids, round_number), strategies, ids * GAME_ROUND_ID_STRIDE + round_number, scores[going]
+            deal_source(ids, round_number), strategies, round_ids(ids, round_number), scores[going]
         )
         scores[going] += result.points
         rounds[going] += 1

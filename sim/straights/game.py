@@ -2,50 +2,36 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-import numpy as np
+from collections.abc import Callable, Sequence
 
 from sim import seating
-from sim.games import Game, GamesResult, RoundsResult
+from sim.api import UnknownAction
+from sim.cards import NUM_CARDS, CardError, card_name, parse_card
+from sim.games import Game
+from sim.play import games_player, rounds_player
 from sim.straights import deals, fast, rules
+from sim.straights.engine import Game as StraightsGame
 from sim.straights.engine import Round
 
 
-def play_round_reference(deck: Sequence[int], strategies: Sequence, scores: Sequence[int], round_id: int) -> Round:
-    """One round on the reference engine, each seat asking its strategy with a batch of one."""
-    current = Round(tuple(int(card) for card in deck), tuple(int(s) for s in scores), int(round_id))
-    while not current.is_over:
-        strategy = strategies[current.current_player]
-        current.apply(int(strategy.choose(current.observe())[0]))
-    return current
+def parse_action(text: str) -> int:
+    """The card ``text`` names (playing or discarding it is the action); ``UnknownAction`` if none."""
+    try:
+        return parse_card(text)
+    except CardError as error:
+        raise UnknownAction(str(error)) from None
 
 
-def play_rounds_reference(decks: np.ndarray, strategies: Sequence, round_ids: np.ndarray) -> RoundsResult:
-    """Each deck played once on the reference engine, ``strategies[seat]`` in each seat."""
-    points = np.array(
-        [play_round_reference(deck, strategies, (0,) * 4, rid).points() for deck, rid in zip(decks, round_ids)],
-        dtype=np.int64,
-    ).reshape(len(decks), rules.NUM_PLAYERS)
-    return RoundsResult(points)
+def new_state(deal: Sequence[int], round_id: int) -> Round:
+    """A round of ``deal`` (scores 0), numbered ``round_id``."""
+    return Round(tuple(int(card) for card in deal), (0,) * rules.NUM_PLAYERS, round_id)
 
 
-def play_games_reference(game_ids: np.ndarray, deal_source: fast.DealSource, strategies: Sequence) -> GamesResult:
-    """Whole games on the reference engine, dealt and numbered exactly as ``fast.play_games`` does."""
-    game_ids = np.asarray(game_ids, dtype=np.int64)
-    scores = np.zeros((len(game_ids), rules.NUM_PLAYERS), dtype=np.int64)
-    rounds = np.zeros(len(game_ids), dtype=np.int64)
-    going = np.arange(len(game_ids))
-    round_number = 0
-    while going.size:
-        deals = deal_source(game_ids[going], round_number)
-        for game, deck in zip(going, deals):
-            round_id = game_ids[game] * fast.GAME_ROUND_ID_STRIDE + round_number
-            scores[game] += play_round_reference(deck, strategies, scores[game], round_id).points()
-        rounds[going] += 1
-        going = going[scores[going].max(axis=1) < rules.GAME_OVER_SCORE]
-        round_number += 1
-    return GamesResult(scores, rounds, scores == scores.min(axis=1, keepdims=True))
+def new_game(next_deal: Callable[[], Sequence[int]], game_id: int) -> StraightsGame:
+    """A whole game whose rounds are dealt by ``next_deal``, dealt its first round."""
+    game = StraightsGame(next_deal, game_id=game_id)
+    game.start()
+    return game
 
 
 GAME = Game(
@@ -55,6 +41,11 @@ GAME = Game(
     lower_is_better=True,
     deals=deals.deals,
     deals_at=deals.deals_at,
-    play_rounds={"fast": fast.play_rounds, "reference": play_rounds_reference},
-    play_games={"fast": fast.play_games, "reference": play_games_reference},
+    play_rounds={"fast": fast.play_rounds, "reference": rounds_player(new_state, rules.NUM_PLAYERS)},
+    play_games={"fast": fast.play_games, "reference": games_player(new_game, rules.NUM_PLAYERS)},
+    new_state=new_state,
+    new_game=new_game,
+    num_actions=NUM_CARDS,
+    action_name=card_name,
+    parse_action=parse_action,
 )

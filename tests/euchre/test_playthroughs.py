@@ -9,7 +9,7 @@ the dealer's discard and the trump made), cards and suits by name.
 
 Pinned: deal 4 of seed 1 played by ``simple`` in every seat (trump ordered up in round one, the
 dealer's discard, the makers euchred) and deal 5 of seed 2 by ``heuristic`` (round two, the dealer
-screwed, a march). As in ``sim.euchre.game.play_rounds_reference``, deal ``i`` is hand ``i``, dealt
+screwed, a march). As in ``sim.euchre.game.new_state``, deal ``i`` is hand ``i``, dealt
 by seat ``i % 4``. Regenerate with ``python -m tests.euchre.test_playthroughs`` after an intended
 change of behaviour, and read the diff.
 """
@@ -24,7 +24,8 @@ import strategies
 from sim.cards import SUIT_NAMES, card_name, format_cards, parse_card
 from sim.euchre import rules
 from sim.euchre.engine import Hand
-from sim.euchre.game import GAME, play_hand_reference, seat_points
+from sim.euchre.game import GAME
+from sim.play import play_out
 from sim.euchre.observation import PASS, order_up, ordered_suit
 from tests.playthroughs import ACTION_SEPARATOR, parse_dealt_header, playthrough_tests, regenerate, step_lines
 
@@ -66,7 +67,7 @@ def canonical_text(pack: list[int], dealer: int, actions: list[int]) -> str:
              f"upcard: {card_name(hand.upcard)}"]
     lines += [f"seat {seat} holds: {format_cards(cards)}" for seat, cards in enumerate(hand.hands)]
     lines += step_lines(hand, actions, action_name, field_text)
-    lines.append(f"points: {' '.join(map(str, seat_points(hand.team_points())))}")
+    lines.append(f"points: {' '.join(map(str, hand.points()))}")
     return "\n".join(lines) + "\n"
 
 
@@ -74,7 +75,7 @@ def record(seed: int, index: int, spec: str) -> str:
     """Play deal ``index`` of ``seed`` with ``spec`` in every seat and return its playthrough text."""
     pack = [int(card) for card in GAME.deals(seed, index, 1)[0]]
     players = [strategies.get("euchre", spec)] * rules.NUM_PLAYERS
-    hand = play_hand_reference(pack, players, index % rules.NUM_PLAYERS, (0, 0), index)
+    hand = play_out(GAME.new_state(pack, index), players)
     return canonical_text(pack, hand.dealer, hand.history)
 
 

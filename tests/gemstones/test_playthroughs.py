@@ -8,7 +8,7 @@ Each file under ``playthroughs/`` starts with ``deck:`` (stone letters, drawn fr
 engine's event (the CLI's text leaves out the cards drawn into a hand and the slots), one stone by
 its name and several by their letters.
 
-A whole game, with the default variants, is the unit, as in ``sim.gemstones.game.play_rounds_reference``:
+A whole game, with the default variants, is the unit, as in ``sim.gemstones.game.new_state``:
 deal ``i`` is game ``i``. A game is about 150 decisions, so each file is about 150 lines, one a step.
 Pinned: deal 3 of seed 3 played by ``greedy`` in both seats (a drawn game, and the shortest greedy
 game among deals 0 to 9 of seeds 1 to 3) and deal 0 of seed 1 by ``heuristic`` (both buy a third chain).
@@ -25,7 +25,8 @@ from typing import Any
 import strategies
 from sim.gemstones import rules
 from sim.gemstones.engine import NUM_PLAYERS, State
-from sim.gemstones.game import GAME, play_game_reference
+from sim.gemstones.game import GAME
+from sim.play import play_out
 from sim.gemstones.observation import NUM_ACTIONS, describe
 from tests.playthroughs import (
     ACTION_SEPARATOR, events_text, parse_actions, playthrough_tests, regenerate, step_lines
@@ -63,7 +64,7 @@ def canonical_text(deck: list[int], actions: list[int]) -> str:
 def record(seed: int, index: int, spec: str) -> str:
     """Play deal ``index`` of ``seed`` with ``spec`` in both seats and return its playthrough text."""
     deck = [int(stone) for stone in GAME.deals(seed, index, 1)[0]]
-    state = play_game_reference(deck, [strategies.get("gemstones", spec)] * NUM_PLAYERS, index)
+    state = play_out(GAME.new_state(deck, index), [strategies.get("gemstones", spec)] * NUM_PLAYERS)
     return canonical_text(deck, state.history)
 
 

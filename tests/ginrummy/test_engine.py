@@ -84,7 +84,7 @@ def test_knock_lays_off_runs_first_and_scores():
     laid = [(card, meld) for card, meld in ended.layoffs]
     assert [c for c, _ in laid] == [parse_card(c) for c in "4C 5C 8D 7C".split()]
     assert ended.defender_deadwood == 10 + 10 + 10 + 3 + 6 + 2
-    assert ended.score == rules.HandScore(0, 39, "knock") and hand.seat_points() == (39, 0)
+    assert ended.score == rules.HandScore(0, 39, "knock") and hand.points() == (39, 0)
 
 
 def test_no_laying_off_onto_gin():
@@ -109,7 +109,7 @@ def test_a_game_alternates_the_deal_and_ends_with_bonuses():
         dealers.append(game.hand.dealer)
         while game.in_hand:
             game.apply(int(player.choose(game.observe())[0]))
-    assert max(game.points) >= 100 and game.winner == int(np.argmax(game.points))
+    assert max(game.points_toward_target) >= 100 and game.winner == int(np.argmax(game.points_toward_target))
     assert dealers[0] == 0 and sum(game.hands_won) <= game.hands_dealt
 
 
@@ -118,7 +118,7 @@ def test_tournament_view_is_seeded_and_swaps_seats():
     assert (first == gin_game.PACKS.deals(3, 0, 4)).all() and (first[2] == gin_game.PACKS.deals_at(3, [2])[0]).all()
     assert gin_game.GAME.duplicate_seatings == ((0, 1), (1, 0))
     players = [strategies.get("ginrummy", name) for name in ("cs340", "simple")]
-    rounds = gin_game.play_rounds_reference(first, players, np.arange(4))
+    rounds = gin_game.GAME.play_rounds["reference"](first, players, np.arange(4))
     assert rounds.points.shape == (4, 2) and (rounds.points.min(axis=1) == 0).all()
-    result = gin_game.play_games_reference(np.arange(2), lambda ids, r: gin_game.PACKS.deals_at(3, ids, (1, r)), players)
+    result = gin_game.GAME.play_games["reference"](np.arange(2), lambda ids, r: gin_game.PACKS.deals_at(3, ids, (1, r)), players)
     assert result.winners.sum(axis=1).tolist() == [1, 1] and (result.rounds >= 1).all()

@@ -9,7 +9,7 @@ every field of the engine's event (the CLI's text speaks to "you" and leaves out
 and melds as the CLI writes them.
 
 Pinned: deal 5 of seed 1 played by ``cs340`` in both seats (a knock, the defender laying off) and
-deal 5 of seed 3 by ``heuristic`` (gin). As in ``sim.ginrummy.game.play_rounds_reference``, deal
+deal 5 of seed 3 by ``heuristic`` (gin). As in ``sim.ginrummy.game.new_state``, deal
 ``i`` is hand ``i``, dealt by seat ``i % 2``. Regenerate with
 ``python -m tests.ginrummy.test_playthroughs`` after an intended change of behaviour, and read the diff.
 """
@@ -26,7 +26,8 @@ from sim.cards import FULL_DECK, card_name, cards_in, format_cards, parse_card
 from sim.ginrummy import rules
 from sim.ginrummy.cli import melds_text
 from sim.ginrummy.engine import Hand
-from sim.ginrummy.game import GAME, play_hand_reference
+from sim.ginrummy.game import GAME
+from sim.play import play_out
 from sim.ginrummy.observation import DRAW_DISCARD, DRAW_STOCK, knock, knocked_card
 from tests.playthroughs import (
     ACTION_SEPARATOR, event_text, parse_dealt_header, playthrough_tests, regenerate, step_lines
@@ -74,7 +75,7 @@ def canonical_text(pack: list[int], dealer: int, actions: list[int]) -> str:
     lines = [f"pack: {format_cards(pack)}", f"dealer: {dealer}", f"actions: {actions_text(actions)}"]
     lines += [f"seat {seat} holds: {format_cards(cards_in(cards))}" for seat, cards in enumerate(hand.hands)]
     lines += step_lines(hand, actions, action_name, field_text)
-    lines.append(f"points: {' '.join(map(str, hand.seat_points()))}")
+    lines.append(f"points: {' '.join(map(str, hand.points()))}")
     return "\n".join(lines) + "\n"
 
 
@@ -82,7 +83,7 @@ def record(seed: int, index: int, spec: str) -> str:
     """Play deal ``index`` of ``seed`` with ``spec`` in both seats and return its playthrough text."""
     pack = [int(card) for card in GAME.deals(seed, index, 1)[0]]
     players = [strategies.get("ginrummy", spec)] * rules.NUM_PLAYERS
-    hand = play_hand_reference(pack, players, index % rules.NUM_PLAYERS, (0, 0), index)
+    hand = play_out(GAME.new_state(pack, index), players)
     return canonical_text(pack, hand.dealer, hand.history)
 
 

@@ -35,7 +35,7 @@ def play(game_id: int, players, on_decision=None) -> tuple[tuple[int, int], list
             action = int(player.choose(gin.observe())[0])
             actions.append(action)
             gin.apply(action)
-    return gin.points, actions
+    return gin.points_toward_target, actions
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -12,7 +12,8 @@ from sim.straights import rules
 from sim.games import game_deal_source, load
 from sim.straights.deals import DEALS_PER_BLOCK, deal_block, deals, deals_at
 from sim.straights.engine import Game, IllegalAction, Round
-from sim.straights.fast import GAME_ROUND_ID_STRIDE, DealError, play_games, play_rounds
+from sim.api import round_id
+from sim.straights.fast import DealError, play_games, play_rounds
 from sim.straights.observation import DISCARDED, FIELDS, NOT_YET, Observation
 from strategies.straights.first_legal import FirstLegal
 
@@ -263,7 +264,7 @@ def test_whole_games_match_the_reference_engine_and_observe_the_scores_before_ea
         assert game.scores == tuple(results.scores[row]) and game.winners == tuple(np.flatnonzero(results.winners[row]))
         assert game.rounds_played == results.rounds[row]
         for round_number in range(game.rounds_played):
-            fast_fields = fast_recorder.seen[(game_id * GAME_ROUND_ID_STRIDE + round_number, 0)]
+            fast_fields = fast_recorder.seen[(round_id(game_id, round_number), 0)]
             assert np.array_equal(reference_recorder.seen[(round_number, 0)]["scores"], fast_fields["scores"])
 
 

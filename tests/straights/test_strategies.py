@@ -12,7 +12,8 @@ from sim.straights import rules
 from sim.straights.deals import deals
 from sim.straights.engine import IllegalAction, Round
 from sim.straights.fast import play_rounds
-from sim.straights.game import play_round_reference
+from sim.play import play_out
+from sim.straights.game import new_state
 from sim.straights.observation import FIELDS, Observation
 from strategies.montecarlo import Rollouts, best_candidates, decision_rng
 from strategies.straights.mc import (
@@ -105,7 +106,7 @@ def test_oracle_plays_the_same_in_both_engines_when_watching_every_seat():
     fast = play_rounds(dealt, seats, round_ids, trace=True).actions
     _, seats = watched()
     for row, deck in enumerate(dealt):
-        reference = play_round_reference(deck, seats, (0,) * 4, round_ids[row])
+        reference = play_out(new_state(deck, int(round_ids[row])), seats)
         assert list(reference.actions) == fast[row].tolist()
 
 

@@ -1,0 +1,61 @@
+"""The one reference loop: states of any game played out by strategies, one decision at a time.
+
+Every game's reference engine is driven the same way (``sim.api``): ask the strategy of the seat to
+move with the state's observation (a batch of one) and apply its answer, until the state is over.
+``rounds_player`` and ``games_player`` turn a game's ``new_state`` and ``new_game`` into the
+``play_rounds``/``play_games`` functions the tournament pipeline calls.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+import numpy as np
+
+from sim.api import NewGame, NewState, State, Strategy
+from sim.games import DealSource, GamesResult, PlayGames, PlayRounds, RoundsResult
+
+
+def play_out(state: State, strategies: Sequence[Strategy]) -> State:
+    """Play ``state`` to its end, ``strategies[seat]`` choosing for each seat; returns it."""
+    while not state.is_over:
+        state.apply(int(strategies[state.current_player].choose(state.observe())[0]))
+    return state
+
+
+def rounds_player(new_state: NewState, num_seats: int) -> PlayRounds:
+    """``play_rounds(deals, strategies, round ids)`` on the reference engine: each deal played as one
+    state made by ``new_state``; returns each seat's points."""
+
+    def play_rounds(deals: np.ndarray, strategies: Sequence[Strategy], round_ids: np.ndarray) -> RoundsResult:
+        points = [play_out(new_state(deal, int(rid)), strategies).points() for deal, rid in zip(deals, round_ids)]
+        return RoundsResult(np.array(points, dtype=np.int64).reshape(len(deals), num_seats))
+
+    return play_rounds
+
+
+def games_player(new_game: NewGame, num_seats: int) -> PlayGames:
+    """``play_games(game ids, deal source, strategies)`` on the reference engine: whole games made by
+    ``new_game``; round ``r`` of game ``g`` is dealt ``deal_source([g], r)``."""
+
+    def play_games(game_ids: np.ndarray, deal_source: DealSource, strategies: Sequence[Strategy]) -> GamesResult:
+        game_ids = np.asarray(game_ids, dtype=np.int64)
+        rounds_dealt: dict[int, np.ndarray] = {}  # round number -> that round's deal of every game
+
+        def deal(row: int, round_number: int) -> Sequence[int]:
+            # Deal a round for the whole batch at once: the block dealer is fastest over neighbours.
+            if round_number not in rounds_dealt:
+                rounds_dealt[round_number] = deal_source(game_ids, round_number)
+            return rounds_dealt[round_number][row]
+
+        scores = np.zeros((len(game_ids), num_seats), dtype=np.int64)
+        rounds = np.zeros(len(game_ids), dtype=np.int64)
+        winners = np.zeros((len(game_ids), num_seats), dtype=bool)
+        for row, game_id in enumerate(game_ids.tolist()):
+            rounds_of_game = itertools.count()
+            state = play_out(new_game(lambda: deal(row, next(rounds_of_game)), game_id), strategies)
+            scores[row], rounds[row] = state.points(), state.rounds_played
+            winners[row, list(state.winning_seats())] = True
+        return GamesResult(scores, rounds, winners)
+
+    return play_games
