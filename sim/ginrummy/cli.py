@@ -14,13 +14,14 @@ import argparse
 import random
 import string
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TextIO
 
 import strategies
 from sim.cards import card_name, cards_in, format_cards
 from sim.ginrummy import rules
 from sim.ginrummy.engine import (
+    Arranger,
     Discarded,
     Event,
     Game,
@@ -30,14 +31,17 @@ from sim.ginrummy.engine import (
     Knocked,
     Layout,
     ScoresChanged,
+    best_melds,
 )
 from sim.ginrummy.observation import DRAW_DISCARD, DRAW_STOCK, NONE, Phase, knock
 from strategies import Strategy
+from strategies.ginrummy.cs340 import CS340
 
 YOU, COMPUTER = 0, 1
 SPEC_COMPUTER = "cs340"  # the spec's computer player: the transcripts are its games
 NAMES = ("you", "the computer")
 LETTERS = string.ascii_lowercase
+DEFAULT_SET = "a"  # the spec: until the user arranges them, all cards are in set a
 BETWEEN, DRAWING, DISCARDING = "between-hands", "drawing", "discarding"
 COMMAND_SETS = {BETWEEN: "QHPSD", DRAWING: "QHPCEOAST", DISCARDING: "QHPCEOADK"}
 HELP = """Gin Rummy against the computer (CS 340 rules; game to 100). Commands are one letter, in either case.
@@ -83,6 +87,7 @@ class Program:
         self.out = stdout
         self.game: Game | None = None
         self.letters: dict[int, str] = {}  # the user's set letter of each card held
+        self.arranged = False  # whether the user has used O or A in this hand
         self.listing: list[int] = []  # the user's cards as last listed: position i + 1 is listing[i]
 
     # -------------------------------------------------------------- input and output
@@ -174,7 +179,7 @@ class Program:
 
     def new_game(self) -> None:
         first_dealer = self.rng.randrange(2)
-        arrangers = (self.user_melds, lambda hand: rules.organize(cards_in(hand)).complete)
+        arrangers = (self.user_melds, computer_arranger(self.computer))
         self.game = Game(lambda: self.rng.sample(range(52), 52), first_dealer, arrangers=arrangers)
         self.say(f"New game to {self.game.target} points: {seat_name(first_dealer)} deal{'s' * first_dealer} first."
                  " Type D to deal, H for help.")
@@ -187,7 +192,8 @@ class Program:
         no_arguments("D", arguments)
         self.game.deal()
         hand = self.game.hand
-        self.letters = dict.fromkeys(cards_in(hand.hands[YOU]), "a")
+        self.letters = dict.fromkeys(cards_in(hand.hands[YOU]), DEFAULT_SET)
+        self.arranged = False
         dealer = hand.dealer
         self.say(f"Hand {self.game.hands_dealt}: {seat_name(dealer)} deal{'s' * dealer}; "
                  f"{seat_name(1 - dealer)} {'has' if dealer == YOU else 'have'} 11 cards and start{'s' * (dealer == YOU)}.")
@@ -230,6 +236,7 @@ class Program:
     def organize(self, arguments: list[str]) -> None:
         no_arguments("O", arguments)
         self.letters = letters_of(rules.organize(cards_in(self.game.hand.hands[YOU])))
+        self.arranged = True
         self.show_yours()
 
     def arrange(self, arguments: list[str]) -> None:
@@ -240,6 +247,7 @@ class Program:
         if len(letter) != 1 or letter not in LETTERS:
             raise BadCommand(f"'{arguments[1]}' is not a set letter: use one letter from a to z.")
         self.letters[card] = letter
+        self.arranged = True
         self.say(f"{card_name(card)} is now in set {letter}.")
 
     def listed_card(self, command: str, text: str) -> int:
@@ -264,8 +272,10 @@ class Program:
     def user_draw(self, action: int) -> None:
         (drew,) = self.game.apply(action)
         source = "draw {} from the stock" if drew.from_stock else "take {} from the discard pile"
-        # The new card gets a set of its own, listed last, so it is easy to find.
-        self.letters[drew.card] = LETTERS[min(LETTERS.index(max(self.letters.values())) + 1, len(LETTERS) - 1)]
+        # Unarranged, the hand stays the spec's single set a (listed suit-major, organized if the
+        # computer knocks). Arranged, the card gets a set of its own: joining one of the user's sets
+        # could spoil a meld they built, and listed last it is easy to find.
+        self.letters[drew.card] = new_set_letter(self.letters.values()) if self.arranged else DEFAULT_SET
         self.say(f"You {source.format(card_name(drew.card))}.")
         self.your_turn()
 
@@ -299,7 +309,7 @@ class Program:
     def user_sets(self, hand: int) -> list[list[int]]:
         sets: dict[str, list[int]] = {}
         for card in cards_in(hand):
-            sets.setdefault(self.letters.get(card, "a"), []).append(card)
+            sets.setdefault(self.letters.get(card, DEFAULT_SET), []).append(card)
         return [sets[letter] for letter in sorted(sets)]
 
     def user_melds(self, hand: int) -> list[list[int]]:
@@ -334,6 +344,28 @@ class Program:
     def report(self, events: list[Event]) -> None:
         for event in events:
             self.say(*event_lines(event, self.game.target))
+
+
+def new_set_letter(in_use: Iterable[str]) -> str:
+    """The letter of a new set: the one after the highest in use, so its cards are listed last; past
+    z, the first letter not in use (eleven cards never use all 26)."""
+    used = set(in_use)
+    following = LETTERS.index(max(used)) + 1
+    if following < len(LETTERS):
+        return LETTERS[following]
+    return next(letter for letter in LETTERS if letter not in used)
+
+
+def organized_melds(hand: int) -> tuple[tuple[int, ...], ...]:
+    """The complete sequences and groups the spec's organizing algorithm finds in ``hand``."""
+    return rules.organize(cards_in(hand)).complete
+
+
+def computer_arranger(computer: Strategy) -> Arranger:
+    """How the computer lays its cards down: the spec's player its organized melds (it knocks by
+    their unmatched value), any other strategy an arrangement with the least deadwood (it knocks by
+    that), so a computer's knock never shows more than 10 unmatched points."""
+    return organized_melds if isinstance(computer, CS340) else best_melds
 
 
 def letters_of(organization: rules.Organization) -> dict[int, str]:

@@ -1,14 +1,17 @@
-"""The `ginrummy` program: golden transcripts, bad input, knocking on the user's own sets, Q and end of input."""
+"""The `ginrummy` program: golden transcripts, bad input, knocking on the user's own sets, the set letters
+of drawn cards, the computer's layouts, Q and end of input."""
 
 import io
 import random
+import re
 import subprocess
 import sys
 
 import pytest
 
 from sim.cards import parse_card
-from sim.ginrummy.cli import BadCommand, Program, main
+from sim.ginrummy import rules
+from sim.ginrummy.cli import BadCommand, Program, main, new_set_letter
 from tests.ginrummy.regen_golden import GOLDEN, run_case
 
 CASES = sorted(GOLDEN.glob("*.args"))
@@ -56,8 +59,8 @@ def test_quit_between_games_needs_no_confirmation():
 
 
 def test_a_taken_card_may_not_be_thrown_back():
-    _, output = run(["--seed", "4"], "d\nt\nd 11\n")
-    assert "you just took it from the discard pile." in output
+    _, output = run(["--seed", "4"], "d\nt\nd 4\n")  # QC, taken, is listed 4th: 5C 7C TC QC
+    assert "You may not discard QC: you just took it from the discard pile." in output
 
 
 def program_with(cards: str, seed: int = 4) -> Program:
@@ -106,7 +109,7 @@ class Recording:
         return self.inner.choose(observation)
 
 
-SOME_TURNS = "d\n" + "s\nd 1\n" * 8  # deal, then draw from the stock and throw the first card listed
+SOME_TURNS = "d\n" + "s\nd 11\n" * 8  # deal, then draw from the stock and throw the last card listed
 
 
 def test_the_computer_plays_the_strategy_it_is_given():
@@ -141,3 +144,64 @@ def test_cardsim_play_ginrummy(capsys):
     assert "Type D to deal" in out.getvalue() and "Your cards:" in out.getvalue()
     assert cardsim(["play", "ginrummy", "--vs", "nonsense"]) == 2
     assert "unknown ginrummy strategy 'nonsense'" in capsys.readouterr().err
+
+
+# -------------------------------------------------------------- drawn cards' set letters, the computer's layouts
+
+def last_listing(output: str) -> list[str]:
+    """The ``number letter card`` lines of the last listing of the user's cards in ``output``."""
+    return output.rsplit("Your cards:\n", 1)[1].split("\nUnmatched", 1)[0].splitlines()
+
+
+def test_a_drawn_card_joins_set_a_while_the_hand_is_unarranged():
+    _, output = run(["--seed", "7"], "d\nd 1\ns\nc\n")  # throw 3C, draw from the stock, list
+    assert "You draw JH from the stock." in output
+    assert last_listing(output) == [
+        "  1 a 5C", "  2 a 7C", "  3 a TC", "  4 a 2H", "  5 a 7H", "  6 a JH",
+        "  7 a QH", "  8 a KH", "  9 a 3S", " 10 a 4S", " 11 a 9S",
+    ]
+
+
+def test_an_unarranged_hand_is_organized_when_the_computer_knocks():
+    _, output = run(["--seed", "7"], "d\nd 1\n" + "s\nd 1\n" * 3)  # never O or A: one set, a
+    assert "The computer knocks, discarding 9H." in output
+    assert "Your melds: [JH QH KH]; unmatched: 6D 2H 6H 7H 3S 4S 9S (37 points)." in output
+    assert "The computer scores 27 points (37 - 10)." in output
+
+
+@pytest.mark.parametrize(
+    "arranging, throw, drawn_line",
+    [
+        ("o", "d 11", " 11 e JH"),  # organized into sets a to d; 9S, the last deadwood, thrown
+        ("a 1 c\nc", "d 10", " 11 d JH"),  # 3C alone in set c; 9S, the last of set a, thrown
+    ],
+)
+def test_after_arranging_a_drawn_card_gets_a_set_of_its_own_listed_last(arranging, throw, drawn_line):
+    _, output = run(["--seed", "7"], f"d\n{arranging}\n{throw}\ns\n")
+    before_the_draw, after_the_draw = output.split("You draw JH from the stock.\n")
+    assert "You discard 9S." in before_the_draw
+    assert last_listing(after_the_draw) == last_listing(before_the_draw) + [drawn_line]
+
+
+def test_a_new_set_letter_follows_the_highest_in_use_or_else_takes_the_first_free_one():
+    assert new_set_letter(["a", "c", "a"]) == "d"
+    assert new_set_letter(["a", "b", "z"]) == "c"
+
+
+ORGANIZE_AND_THROW_THE_LAST = "d\ns\no\nd 11\n" * 60  # each turn: draw from the stock, O, throw the last card
+
+
+@pytest.mark.parametrize(
+    "computer, seed, hand, layout",
+    [  # the spec's organizing shows these knocks with 12, 12 and 17 unmatched points
+        ("simple", 2, 3, "The computer's melds: [5C 5D 5H 5S] [6C 6H 6S]; unmatched: AD 2H 4S (7 points)."),
+        ("heuristic", 2, 3, "The computer's melds: [5C 5D 5H 5S] [6C 6H 6S]; unmatched: AD 2H 4S (7 points)."),
+        ("simple", 19, 5, "The computer's melds: [4C 4D 4H] [5C 5H 5S] [6C 6H 6S]; unmatched: 2H (2 points)."),
+    ],
+)
+def test_other_computers_lay_down_an_arrangement_with_the_least_deadwood(computer, seed, hand, layout):
+    _, output = run(["--seed", str(seed), "--vs", computer], ORGANIZE_AND_THROW_THE_LAST)
+    played = output.split(f"Hand {hand}: ", 1)[1].split(f"Hand {hand + 1}: ", 1)[0]
+    assert "The computer knocks" in played and layout in played
+    knocks = re.findall(r"The computer knocks, discarding ..\.\nThe computer's melds: .*\((\d+) points\)\.", output)
+    assert knocks and all(int(points) <= rules.KNOCK_LIMIT for points in knocks)
