@@ -7,6 +7,7 @@ resident memory of the processes that played. Four first-legal players throughou
 are not timed; each figure is the best of ``REPEATS`` measurements. A batch is one call for that
 many rounds; the fast engine streams it in blocks of ``fast.BLOCK_SIZE`` rounds, so memory does not
 grow with the batch. ``benchmarks/README.md`` explains the design choices these numbers back.
+Run as a program, it then prints every game's dealing speed (``benchmarks.dealing``).
 """
 
 from __future__ import annotations
@@ -22,8 +23,9 @@ from dataclasses import asdict, dataclass, field
 
 from joblib import Parallel, delayed
 
+from benchmarks import dealing
 from sim.straights import fast
-from sim.straights.deals import deals
+from sim.straights.game import PACKS
 from sim.straights.engine import Round
 from strategies.straights.first_legal import FirstLegal
 
@@ -66,7 +68,7 @@ def play_reference(start: int, count: int) -> Timing:
     """Play ``count`` seeded deals one decision at a time in the reference engine."""
     player = FirstLegal()
     began = time.perf_counter()
-    dealt = deals(SEED, start, count)
+    dealt = PACKS.deals(SEED, start, count)
     dealt_at = time.perf_counter()
     for deck in dealt:
         current = Round(tuple(deck.tolist()))
@@ -81,7 +83,7 @@ def play_fast(start: int, count: int) -> Timing:
     deal_seconds = play_seconds = 0.0
     for block_start in range(start, start + count, fast.BLOCK_SIZE):
         began = time.perf_counter()
-        dealt = deals(SEED, block_start, min(fast.BLOCK_SIZE, start + count - block_start))
+        dealt = PACKS.deals(SEED, block_start, min(fast.BLOCK_SIZE, start + count - block_start))
         dealt_at = time.perf_counter()
         fast.play_rounds(dealt, players)
         deal_seconds += dealt_at - began
@@ -209,6 +211,8 @@ def main() -> None:
     add_arguments(parser)
     options = parser.parse_args()
     benchmark(tuple(options.sizes), options.cores, options.json)
+    print()
+    dealing.benchmark()
 
 
 if __name__ == "__main__":

@@ -18,6 +18,10 @@ Straights round, a Euchre or Gin Rummy hand, a whole Gemstones game). Every stat
 Actions are whole numbers from 0 to the game's ``num_actions`` - 1, named for people by the
 record's ``action_name`` and read back by its ``parse_action``.
 
+**Observations** are the game's own record of numpy arrays whose first axis is the row (decision),
+with ``len()``; besides the game's fields every one has ``round_id`` ((n,) int64, see below) and
+``arrays()``, every field by name (what cross-checks compare).
+
 **Legal actions in observations.** Every game's observation has ``legal_mask``: an (n,
 num_actions) bool array, True where the action is legal for that row's seat. Games may carry
 compact forms besides (Straights' hand-position bits, Euchre's action bits) for their own
@@ -32,6 +36,7 @@ randomness depends on nothing but which decision it is.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
@@ -95,6 +100,17 @@ deal does not say (the dealer follows the round id, scores start at zero)."""
 
 NewGame = Callable[[Callable[[], Sequence[int]], int], GameState]
 """``new_game(next_deal, game_id)``: a whole game whose rounds are dealt by calling ``next_deal()``."""
+
+
+class ArrayRecord:
+    """Mixin for an observation that is a dataclass of numpy arrays: ``arrays()`` and ``len()``."""
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """Every field by name."""
+        return {item.name: getattr(self, item.name) for item in dataclasses.fields(self)}  # type: ignore[arg-type]
+
+    def __len__(self) -> int:
+        return len(getattr(self, dataclasses.fields(self)[0].name))  # type: ignore[arg-type]
 
 
 def round_id(game_id: int, round_number: int) -> int:

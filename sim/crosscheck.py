@@ -1,11 +1,13 @@
 """Reference engine against fast engine: on the same deals with the same strategies they must agree.
 
 ``crosscheck(game, rounds, seed, strategies)`` plays deals ``start .. start + rounds - 1`` of the
-seeded deal sequence in both engines and compares every action and every round's points. The
-report counts what was compared or names the first deal, step and actions where the engines differ.
+game's seeded deal sequence in both of its engines and compares, decision by decision, what the
+mover saw (every observation field), what it chose, and each round's points. The report counts
+what was compared or names the first deal, decision and difference. It reads only the game's
+``Game`` record (its ``new_state`` and its fast ``play_rounds``), so any game with two engines takes part.
 
-A game takes part through ``GAMES``: a ``GameHooks`` saying how to play one deal in the reference
-engine and many in the fast engine, with the action trace; its deals come from ``sim.games``.
+The decisions are seen through ``Recorder``: it wraps each strategy, passes its choices through
+unchanged, and logs each decision's observation row and action under its round id.
 """
 
 from __future__ import annotations
@@ -18,34 +20,27 @@ import numpy as np
 
 import strategies as strategy_registry
 from sim import games
-from sim.cards import card_name
-from sim.straights import fast as straights_fast
-from sim.straights.engine import Round
+from sim.api import Strategy
+from sim.play import play_out
 from sim.workers import exit_with_parent
-from strategies import Strategy
 
 CHUNK_SIZE = 4096  # deals compared per fast-engine call
 
 
-@dataclass(frozen=True)
-class GameHooks:
-    """What the cross-check needs from a game."""
-
-    play_reference: Callable[[np.ndarray, Sequence[Strategy], int], tuple[Sequence[int], Sequence[int]]]
-    """(deal, strategies, round_id) → (the actions taken, the points scored)."""
-    play_fast: Callable[[np.ndarray, Sequence[Strategy], np.ndarray], tuple[np.ndarray, np.ndarray]]
-    """(deals, strategies, round_ids) → ((n, length) actions, (n, players) points), one row per deal."""
-    action_name: Callable[[int], str]
+class NoFastEngine(ValueError):
+    """The game has only its reference engine, so there is nothing to cross-check it against."""
 
 
 @dataclass(frozen=True)
 class Divergence:
-    """Where the engines first disagree: an action at ``step``, or (step None) the points."""
+    """Where the engines first disagree: at decision ``step`` of the deal (its action or, with
+    ``field``, what the mover saw), or (step None) in the points."""
 
     deal: int
     step: int | None
     reference: str
     fast: str
+    field: str = "action"
 
 
 @dataclass(frozen=True)
@@ -73,14 +68,69 @@ class CrosscheckReport:
         if where.step is None:
             what = f"points differ: reference {where.reference}, fast {where.fast}"
         else:
-            what = f"step {where.step} differs: reference {where.reference}, fast {where.fast}"
+            what = f"decision {where.step} differs in {where.field}: reference {where.reference}, fast {where.fast}"
         return f"crosscheck FAILED ({setting}): deal {where.deal}, {what} (after {agreed})"
 
     __str__ = format
 
 
+@dataclass
+class Call:
+    """One logged call of a strategy: when it came, the observation's fields and the actions chosen."""
+
+    time: int
+    fields: dict[str, np.ndarray]
+    actions: np.ndarray
+
+
+class Recorder:
+    """A strategy that answers as ``strategy`` does and logs every call into ``log``."""
+
+    def __init__(self, strategy: Strategy, log: list[Call]) -> None:
+        self.strategy = strategy
+        self.log = log
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.strategy, name)  # e.g. a lookahead's bind(truth), or its name
+
+    def choose(self, observation: Any) -> np.ndarray:
+        chosen = np.asarray(self.strategy.choose(observation))
+        fields = {name: np.asarray(value) for name, value in observation.arrays().items()}
+        self.log.append(Call(len(self.log), fields, chosen.copy()))
+        return chosen
+
+
+def recorders(players: Sequence[Strategy], log: list[Call]) -> list[Recorder]:
+    """One recorder per distinct strategy object (seats that share a strategy share its recorder),
+    all writing to ``log``."""
+    by_object: dict[int, Recorder] = {}
+    return [by_object.setdefault(id(player), Recorder(player, log)) for player in players]
+
+
+@dataclass(frozen=True)
+class Decisions:
+    """Every logged decision of some rounds, round by round and in play order within a round."""
+
+    round_ids: np.ndarray
+    actions: np.ndarray
+    fields: dict[str, np.ndarray]
+
+    @classmethod
+    def of(cls, log: list[Call]) -> Decisions:
+        fields = {name: np.concatenate([call.fields[name] for call in log]) for name in log[0].fields}
+        actions = np.concatenate([call.actions for call in log])
+        times = np.concatenate([np.full(len(call.actions), call.time) for call in log])
+        # A round appears at most once per call, so call time orders a round's decisions.
+        order = np.lexsort((times, fields["round_id"]))
+        return cls(fields["round_id"][order], actions[order], {name: value[order] for name, value in fields.items()})
+
+    def spans(self, round_ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The first row and one past the last row of each of ``round_ids`` (sorted)."""
+        return np.searchsorted(self.round_ids, round_ids), np.searchsorted(self.round_ids, round_ids, side="right")
+
+
 def crosscheck(
-    game: str = "straights",
+    game: str = games.DEFAULT_GAME,
     rounds: int = 10_000,
     seed: int = 0,
     strategies: Sequence[str | Strategy] = ("first-legal",) * 4,
@@ -88,25 +138,27 @@ def crosscheck(
     progress: Callable[[int], None] | None = None,
     jobs: int = 1,
 ) -> CrosscheckReport:
-    """Play the same deals in both engines of ``game`` with the same strategy objects and compare.
+    """Play the same deals in both engines of ``game`` with the same strategies and compare every decision.
 
     ``strategies`` are specs (``"mc:samples=64"``) or strategy objects, one per seat; equal specs
     share one object. ``progress``, if given, is called with the number of rounds done so far.
     With ``jobs`` other than 1, joblib workers check spans of ``CHUNK_SIZE`` deals and the report is
     the one a single process gives: the first divergence in deal order, and what agreed before it.
+    Raises ``NoFastEngine`` for a game with one engine.
     """
-    hooks = _hooks(game)
+    record = games.load(game)
+    if "fast" not in record.play_rounds:
+        raise NoFastEngine(f"{game} has one engine (reference) until it has a fast one: nothing to cross-check")
     players = _build(game, strategies)
     spans = [(first, min(CHUNK_SIZE, start + rounds - first)) for first in range(start, start + rounds, CHUNK_SIZE)]
     if jobs == 1:
-        checked = (_check_span(hooks, game, seed, players, first, count) for first, count in spans)
+        checked = (_check_span(game, seed, players, first, count) for first, count in spans)
     else:
         from joblib import Parallel, delayed
 
         # In span order, so the first divergence met is the first in deal order.
         parallel = Parallel(n_jobs=jobs, return_as="generator")
-        checked = parallel(delayed(_check_span_in_worker)(hooks, game, seed, players, first, count)
-                           for first, count in spans)
+        checked = parallel(delayed(_check_span_in_worker)(game, seed, players, first, count) for first, count in spans)
     names = tuple(_describe(strategy) for strategy in strategies)
     compared_rounds = compared_actions = 0
     for span_rounds, span_actions, divergence in checked:
@@ -125,51 +177,72 @@ def _check_span_in_worker(*span: Any) -> tuple[int, int, Divergence | None]:
     return _check_span(*span)
 
 
-def _check_span(
-    hooks: GameHooks, game: str, seed: int, players: Sequence[Strategy], first: int, count: int
-) -> tuple[int, int, Divergence | None]:
+def _check_span(game: str, seed: int, players: Sequence[Strategy], first: int, count: int) -> tuple[int, int, Divergence | None]:
     """(rounds, actions agreed, the first divergence or None) of deals ``first .. first + count - 1``."""
-    deals = games.load(game).deals(seed, first, count)
+    record = games.load(game)
+    deals = record.deals(seed, first, count)
     deal_ids = np.arange(first, first + count, dtype=np.int64)
-    fast_actions, fast_points = hooks.play_fast(deals, players, deal_ids)
-    agreed_actions = 0
-    for row, deal_id in enumerate(deal_ids.tolist()):
-        actions, points = hooks.play_reference(deals[row], players, deal_id)
-        divergence = _first_difference(hooks, deal_id, actions, points, fast_actions[row], fast_points[row])
-        if divergence is not None:
-            return row, agreed_actions, divergence
-        agreed_actions += len(actions)
-    return count, agreed_actions, None
+    fast_log: list[Call] = []
+    fast_points = record.play_rounds["fast"](deals, recorders(players, fast_log), deal_ids).points
+    reference_log: list[Call] = []
+    reference_players = recorders(players, reference_log)
+    reference_points = np.array([play_out(record.new_state(deal, int(deal_id)), reference_players).points()
+                                 for deal, deal_id in zip(deals, deal_ids)]).reshape(fast_points.shape)
+    reference, fast = Decisions.of(reference_log), Decisions.of(fast_log)
+    bad = _first_bad_deal(reference, fast, deal_ids, reference_points, fast_points)
+    if bad is None:
+        return count, len(reference.actions), None
+    (start, stop), (fast_start, fast_stop) = (side.spans(deal_ids[bad : bad + 1]) for side in (reference, fast))
+    divergence = _first_difference(
+        record, int(deal_ids[bad]), reference, slice(start[0], stop[0]), fast, slice(fast_start[0], fast_stop[0]),
+        reference_points[bad], fast_points[bad],
+    )
+    return bad, int(start[0]), divergence
+
+
+def _first_bad_deal(
+    reference: Decisions, fast: Decisions, deal_ids: np.ndarray, reference_points: np.ndarray, fast_points: np.ndarray
+) -> int | None:
+    """The index of the first deal on which the engines differ in any way, or None."""
+    reference_starts, reference_stops = reference.spans(deal_ids)
+    fast_starts, fast_stops = fast.spans(deal_ids)
+    candidates = [len(deal_ids)]
+    counts_differ = np.flatnonzero(reference_stops - reference_starts != fast_stops - fast_starts)
+    candidates += counts_differ[:1].tolist()
+    aligned = reference_starts[counts_differ[0]] if counts_differ.size else len(reference.actions)
+    rows_differ = reference.actions[:aligned] != fast.actions[:aligned]
+    for name, seen in reference.fields.items():
+        same = seen[:aligned] == fast.fields[name][:aligned]
+        rows_differ |= ~same.reshape(aligned, -1).all(axis=1)
+    if rows_differ.any():
+        candidates.append(int(np.searchsorted(reference_stops, np.argmax(rows_differ), side="right")))
+    candidates += np.flatnonzero((reference_points != fast_points).any(axis=1))[:1].tolist()
+    first = min(candidates)
+    return None if first == len(deal_ids) else first
 
 
 def _first_difference(
-    hooks: GameHooks,
-    deal_id: int,
-    actions: Sequence[int],
-    points: Sequence[int],
-    fast_actions: np.ndarray,
-    fast_points: np.ndarray,
-) -> Divergence | None:
-    for step, (expected, got) in enumerate(zip(actions, fast_actions.tolist())):
+    record: games.Game, deal_id: int, reference: Decisions, rows: slice, fast: Decisions, fast_rows: slice,
+    points: np.ndarray, fast_points: np.ndarray,
+) -> Divergence:
+    """The first decision of one deal where the engines differ (its action first, then what the mover
+    saw), else the difference in the number of decisions or in the points."""
+    actions, fast_actions = reference.actions[rows].tolist(), fast.actions[fast_rows].tolist()
+    for step, (expected, got) in enumerate(zip(actions, fast_actions)):
         if expected != got:
-            return Divergence(deal_id, step, hooks.action_name(expected), hooks.action_name(got))
+            return Divergence(deal_id, step, record.action_name(expected), record.action_name(got))
+        for name, seen in reference.fields.items():
+            mine, theirs = seen[rows][step], fast.fields[name][fast_rows][step]
+            if not np.array_equal(mine, theirs):
+                return Divergence(deal_id, step, _text(mine), _text(theirs), name)
     if len(actions) != len(fast_actions):
-        return Divergence(
-            deal_id,
-            min(len(actions), len(fast_actions)),
-            f"end after {len(actions)} actions",
-            f"end after {len(fast_actions)} actions",
-        )
-    if tuple(points) != tuple(fast_points.tolist()):
-        return Divergence(deal_id, None, str(tuple(points)), str(tuple(fast_points.tolist())))
-    return None
+        return Divergence(deal_id, min(len(actions), len(fast_actions)), f"end after {len(actions)} decisions",
+                          f"end after {len(fast_actions)} decisions")
+    return Divergence(deal_id, None, str(tuple(points.tolist())), str(tuple(fast_points.tolist())), "points")
 
 
-def _hooks(game: str) -> GameHooks:
-    try:
-        return GAMES[game]
-    except KeyError:
-        raise ValueError(f"no crosscheck for game {game!r} (games: {', '.join(GAMES)})") from None
+def _text(value: np.ndarray) -> str:
+    return np.array2string(np.asarray(value), max_line_width=10_000, threshold=100)
 
 
 def _build(game: str, specs: Sequence[str | Strategy]) -> list[Strategy]:
@@ -185,29 +258,3 @@ def _describe(strategy: str | Strategy) -> str:
     if isinstance(strategy, str):
         return strategy
     return getattr(strategy, "name", type(strategy).__name__)
-
-
-def _play_straights_reference(
-    deal: np.ndarray, strategies: Sequence[Strategy], round_id: int
-) -> tuple[list[int], tuple[int, ...]]:
-    round_ = Round(tuple(deal.tolist()), round_id=round_id)
-    while not round_.is_over:
-        observation = round_.observe()
-        round_.apply(int(strategies[round_.current_player].choose(observation)[0]))
-    return round_.actions, round_.points()
-
-
-def _play_straights_fast(
-    deals: np.ndarray, strategies: Sequence[Strategy], round_ids: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    result = straights_fast.play_rounds(deals, strategies, round_ids=round_ids, trace=True)
-    return result.actions, result.points
-
-
-GAMES: dict[str, GameHooks] = {
-    "straights": GameHooks(
-        play_reference=_play_straights_reference,
-        play_fast=_play_straights_fast,
-        action_name=card_name,
-    ),
-}

@@ -1,41 +1,113 @@
-"""Seeded deals for games whose engines take one deal at a time (reference engines).
+"""The one seeded dealer of every game: an infinite, reproducible sequence of shuffled packs per seed.
 
-Deal ``i`` of seed ``s`` in stream ``t`` is the game's pack permuted by a generator seeded with
-``SeedSequence(s, spawn_key=(*t, i))`` alone, so a deal depends on its index only: not on how many
-are asked for at once, nor on which worker asks. (Straights' fast engine deals whole blocks at
-once instead, in ``sim/straights/deals.py``.)
+``BlockDealer(pack)`` deals copies of ``pack`` (a game's cards or stones as small ints, in the
+order a new pack comes in) shuffled. Deal ``g`` of seed ``s`` is row ``g % DEALS_PER_BLOCK`` of
+block ``g // DEALS_PER_BLOCK``, and a block is shuffled by a generator seeded with
+``SeedSequence(s, spawn_key=(*stream, block index))`` alone. So a deal depends only on the seed,
+the stream and its index: not on how many deals are asked for at once, how many workers share the
+work, or the order blocks are made in. A ``stream`` names further independent sequences under the
+same seed (``sim.games.game_deal_source`` deals round ``r`` of every game from stream ``(r,)``).
+
+A block shuffles all its packs at once, one pick of every pack per numpy call, which makes a
+million deals a second on one core where one generator per deal made tens of thousands. A game's
+``Game.deal_version`` names the sequence its deals follow, so runs dealt differently are told apart.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 import numpy as np
 
-DEAL_DTYPE = np.int8
+DEALS_PER_BLOCK = 8192  # Straights' fast engine block: one deal block per engine block
+DEAL_DTYPES = (np.int8, np.int16, np.int32)  # the first that holds every value of a pack is its deals' dtype
 
 
-class SeededPacks:
-    """The infinite seeded sequence of shuffled copies of one pack."""
+class BlockDealer:
+    """The seeded sequences of shuffled copies of one pack."""
 
     def __init__(self, pack: Sequence[int]) -> None:
-        self.pack = np.asarray(pack, dtype=DEAL_DTYPE)
+        values = np.asarray(pack)
+        if values.ndim != 1 or values.size == 0 or not np.issubdtype(values.dtype, np.integer):
+            raise ValueError("a pack is a non-empty sequence of ints")
+        self.pack = values.astype(_smallest_dtype(values))
+        self.pack.flags.writeable = False
+        # Step r of the shuffle puts the pack's item i = r + 1 at a uniform pick among the first i + 1 places.
+        self._pick_spans = np.arange(2, values.size + 1, dtype=np.int64)[:, None]
 
-    def deal_at(self, seed: int, index: int, stream: Sequence[int] = ()) -> np.ndarray:
-        """Deal ``index`` of the sequence ``stream``: the pack in the order it is dealt from."""
-        generator = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(*stream, index))))
-        return generator.permutation(self.pack)
+    def block(self, seed: int, block_index: int, stream: Sequence[int] = ()) -> np.ndarray:
+        """(DEALS_PER_BLOCK, pack size) the deals of block ``block_index``, freshly shuffled."""
+        bits = np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(*stream, block_index)))
+        # One 32-bit half of a raw word per pick, as (half * span) >> 32: exact integer arithmetic that
+        # never reaches span, each outcome's probability within 2**-32 of 1 / span (far below anything
+        # a simulation can detect), and half the generator's work of one word per pick.
+        picks_needed = len(self._pick_spans) * DEALS_PER_BLOCK
+        halves = bits.random_raw((picks_needed + 1) // 2).view(np.uint32)[:picks_needed]
+        picks = np.multiply(halves.reshape(len(self._pick_spans), DEALS_PER_BLOCK), self._pick_spans)
+        picks >>= 32
+        return _shuffled_packs(self.pack, picks)
 
     def deals_at(self, seed: int, indexes: np.ndarray, stream: Sequence[int] = ()) -> np.ndarray:
-        """(n, pack size) the deals at these indexes."""
-        indexes = np.asarray(indexes, dtype=np.int64)
+        """(n, pack size) the deals at these indexes, in their order (cheapest when they share blocks)."""
+        indexes = np.asarray(indexes, dtype=np.int64).reshape(-1)
         if indexes.size and indexes.min() < 0:
             raise ValueError("deal indexes start at 0")
-        rows = [self.deal_at(seed, int(index), stream) for index in indexes]
-        return np.stack(rows) if rows else np.empty((0, len(self.pack)), dtype=DEAL_DTYPE)
+        dealt = np.empty((indexes.size, self.pack.size), dtype=self.pack.dtype)
+        if indexes.size == 0:
+            return dealt
+        in_order = np.argsort(indexes, kind="stable")
+        blocks = indexes[in_order] // DEALS_PER_BLOCK
+        for rows in np.split(in_order, np.flatnonzero(np.diff(blocks)) + 1):  # the indexes of each block
+            block = _recent_block(self, seed, int(indexes[rows[0]] // DEALS_PER_BLOCK), tuple(stream))
+            dealt[rows] = block[indexes[rows] % DEALS_PER_BLOCK]
+        return dealt
 
     def deals(self, seed: int, start: int, count: int, stream: Sequence[int] = ()) -> np.ndarray:
         """(count, pack size) deals ``start`` .. ``start + count - 1``."""
         if start < 0 or count < 0:
             raise ValueError(f"deal indexes start at 0 (asked for {count} from {start})")
         return self.deals_at(seed, np.arange(start, start + count), stream)
+
+    def deal_at(self, seed: int, index: int, stream: Sequence[int] = ()) -> np.ndarray:
+        """(pack size,) deal ``index``: the pack in the order it is dealt from."""
+        return self.deals_at(seed, [index], stream)[0]
+
+
+def _smallest_dtype(values: np.ndarray) -> type[np.signedinteger]:
+    """The smallest signed integer dtype holding every value: deals of millions of packs stay small."""
+    for dtype in DEAL_DTYPES:
+        limits = np.iinfo(dtype)
+        if limits.min <= values.min() and values.max() <= limits.max:
+            return dtype
+    raise ValueError("a pack's values must fit 32 bits")
+
+
+def _shuffled_packs(pack: np.ndarray, picks: np.ndarray) -> np.ndarray:
+    """(n, pack size) copies of ``pack`` shuffled by the inside-out Fisher–Yates shuffle, copy ``b``
+    using ``picks[:, b]``: ``pack[p]`` for the permutation ``p`` of the places those picks make.
+
+    Inside-out (item i goes to a random place j <= i and the item there moves to i) writes each place
+    once per step instead of swapping two: 20% faster here than the classic swap. It writes the pack's
+    values directly, so a pack costs the same as its positions 0 .. size - 1.
+    """
+    count, size = picks.shape[1], pack.size
+    decks = np.empty((count, size), dtype=pack.dtype)
+    decks[:, 0] = pack[0]
+    flat = decks.reshape(-1)
+    picks += np.arange(count)[None, :] * size  # flat index of the picked place in each deck
+    moved = np.empty(count, dtype=pack.dtype)
+    for place, value in enumerate(pack.tolist()[1:], start=1):
+        np.take(flat, picks[place - 1], out=moved, mode="clip")
+        decks[:, place] = moved
+        flat[picks[place - 1]] = value
+    return decks
+
+
+@functools.lru_cache(maxsize=4)
+def _recent_block(dealer: BlockDealer, seed: int, block_index: int, stream: tuple[int, ...]) -> np.ndarray:
+    """``dealer.block``, kept for the next requests: consecutive batches, tournament chunks or the
+    rounds of a batch of whole games smaller than a block would otherwise shuffle it again each time."""
+    block = dealer.block(seed, block_index, stream)
+    block.flags.writeable = False
+    return block

@@ -25,6 +25,9 @@ GAME_MODULES = {
 }
 
 
+DEFAULT_GAME = "straights"  # the main game: what commands play when no --game is given
+
+
 class UnknownGame(ValueError):
     """A game name that is not registered."""
 
@@ -63,6 +66,7 @@ class Game:
     lower_is_better: bool
     deals: Callable[..., np.ndarray]  # deals(seed, start, count, stream=()) -> (count, ...) array
     deals_at: Callable[..., np.ndarray]  # deals_at(seed, indexes, stream=()) -> (n, ...) array
+    deal_version: int  # which seeded sequence the deals follow: a new one, a new version (config.json records it)
     play_rounds: dict[str, PlayRounds]  # by engine name: "fast", "reference"
     play_games: dict[str, PlayGames]
     new_state: NewState  # one round (hand) of the reference engine from a deal: sim.api's State
@@ -70,6 +74,16 @@ class Game:
     num_actions: int  # actions are 0 .. num_actions - 1
     action_name: Callable[[int], str]  # an action's name for people ("7S", "order up Hearts", "pass")
     parse_action: Callable[[str], int]  # the action a name names; sim.api.UnknownAction if none
+    program: str  # the module of the spec's interactive program; its play(strategy, seed) seats a person
+    # The team of each seat; partners share their team's points, so results count once per team.
+    # Empty: every seat is its own team.
+    teams: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.teams:
+            object.__setattr__(self, "teams", tuple(range(self.num_seats)))
+        if len(self.teams) != self.num_seats:
+            raise ValueError(f"{self.name}: teams names {len(self.teams)} seats, the game has {self.num_seats}")
 
 
 def game_deal_source(game: Game, seed: int) -> DealSource:

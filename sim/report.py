@@ -19,8 +19,10 @@ PLOTS = ("points_distribution.png", "mean_points.png", "win_rate.png")
 
 def format_summary(plan, summary: pd.DataFrame, paired: pd.DataFrame) -> str:
     """The summary table (and, for duplicate runs, the paired differences) as terminal text."""
+    game = games.load(plan.game)
     seatings = "duplicate seatings" if plan.duplicate else "fixed seats"
     unit = "games" if plan.games else "deals"
+    one_unit = "game" if plan.games else "deal"
     lines = [f"{plan.game}: {plan.rounds:,} {unit}, {seatings}, {plan.engine} engine, seed {plan.seed}", ""]
     table = pd.DataFrame(
         {
@@ -30,7 +32,7 @@ def format_summary(plan, summary: pd.DataFrame, paired: pd.DataFrame) -> str:
             "mean points": summary["mean_points"].map("{:.3f}".format),
             "95% CI": [f"[{low:.3f}, {high:.3f}]" for low, high in zip(summary["ci95_low"], summary["ci95_high"])],
             # Share of rounds with the table's best score: fewest points, or most where more is better.
-            "fewest" if games.load(plan.game).lower_is_better else "most": summary["fewest_share"].map("{:.1%}".format),
+            "fewest" if game.lower_is_better else "most": summary["fewest_share"].map("{:.1%}".format),
         }
     )
     if plan.games:
@@ -39,27 +41,34 @@ def format_summary(plan, summary: pd.DataFrame, paired: pd.DataFrame) -> str:
         table["win 95% CI"] = [f"[{lo:.1%}, {hi:.1%}]" for lo, hi in zip(summary["win_ci95_low"], summary["win_ci95_high"])]
         table["mean length"] = summary["mean_game_length"].map("{:.2f}".format)
     lines.append(table.to_string(index=False))
+    if has_partnerships(game):
+        lines.append(f"(partners share their points: each {one_unit} counts once per partnership, in the counts and the intervals)")
     if plan.duplicate and len(paired):
-        better = "negative: a scores fewer points" if games.load(plan.game).lower_is_better else "positive: a scores more"
-        lines += ["", f"Paired per-deal differences (a - b; {better}, which is better):"]
+        better = "negative: a scores fewer points" if game.lower_is_better else "positive: a scores more"
+        lines += ["", f"Paired per-{one_unit} differences (a - b; {better}, which is better):"]
         pairs = pd.DataFrame(
             {
                 "a": paired["strategy_a"],
                 "b": paired["strategy_b"],
-                "deals": paired["deals"].map("{:,}".format),
+                unit: paired["deals"].map("{:,}".format),
                 "mean diff": paired["mean_diff"].map("{:+.3f}".format),
                 "95% CI": [f"[{lo:+.3f}, {hi:+.3f}]" for lo, hi in zip(paired["ci95_low"], paired["ci95_high"])],
                 "variance removed": paired["variance_reduction"].map("x{:.1f}".format),
             }
         )
         lines.append(pairs.to_string(index=False))
-        lines.append("(variance removed: how many times more deals an unpaired comparison would need)")
+        lines.append(f"(variance removed: how many times more {unit} an unpaired comparison would need)")
     return "\n".join(lines)
+
+
+def has_partnerships(game: games.Game) -> bool:
+    """Whether some seats of ``game`` play as one team (and so count once)."""
+    return len(set(game.teams)) < game.num_seats
 
 
 def draw_plots(directory: Path, plan, summary: pd.DataFrame, merged: dict[str, Any]) -> list[Path]:
     """Write the PNG plots of a run into ``directory``; returns their paths."""
-    written = [_points_distribution(directory / PLOTS[0], plan, merged), _mean_points(directory / PLOTS[1], summary)]
+    written = [_points_distribution(directory / PLOTS[0], plan, merged), _mean_points(directory / PLOTS[1], plan, summary)]
     if plan.games:
         written.append(_win_rate(directory / PLOTS[2], summary))
     return written
@@ -90,14 +99,22 @@ def _interval_bars(path: Path, labels, estimates, lows, highs, xlabel: str, titl
     return _save(figure, path)
 
 
-def _mean_points(path: Path, summary: pd.DataFrame) -> Path:
-    return _interval_bars(path, summary["strategy"], summary["mean_points"], summary["ci95_low"],
+def _counted(names: pd.Series, counts: pd.Series) -> list[str]:
+    """Each strategy's name with the number of values its interval rests on."""
+    return [f"{name} (n={count:,})" for name, count in zip(names, counts)]
+
+
+def _mean_points(path: Path, plan, summary: pd.DataFrame) -> Path:
+    # A game's value is its points per round, so in game mode the mean rests on the games.
+    counts = summary["games"] if plan.games else summary["rounds"]
+    return _interval_bars(path, _counted(summary["strategy"], counts), summary["mean_points"], summary["ci95_low"],
                           summary["ci95_high"], "mean points per round (95% CI)", "Mean points by strategy")
 
 
 def _win_rate(path: Path, summary: pd.DataFrame) -> Path:
-    return _interval_bars(path, summary["strategy"], summary["win_rate"], summary["win_ci95_low"],
-                          summary["win_ci95_high"], "win rate (95% Wilson CI)", "Game win rate by strategy")
+    return _interval_bars(path, _counted(summary["strategy"], summary["games"]), summary["win_rate"],
+                          summary["win_ci95_low"], summary["win_ci95_high"], "win rate (95% Wilson CI)",
+                          "Game win rate by strategy")
 
 
 def _save(figure, path: Path) -> Path:

@@ -71,7 +71,7 @@ class Plan:
             strategy_registry.get(self.game, spec)
             if strategy_registry.info(self.game, strategy_registry.parse_spec(spec)[0]).cheating:
                 raise PlanError(f"{spec} cheats (it sees hidden cards), so tournaments do not seat it; "
-                                "experiments/straights_strategies.py measures it against the true deals")
+                                f"measure it against the true deals in an experiment (experiments/)")
         engines = game.play_games if self.games else game.play_rounds
         if self.engine not in engines:
             raise PlanError(f"{self.game} has no {self.engine!r} engine (available: {', '.join(sorted(engines))})")
@@ -136,10 +136,24 @@ def play_chunk(plan: Plan, index: int) -> ChunkResult:
     return ChunkResult(index, stop - start, aggregates, rows)
 
 
-def _strategy_masks(plan: Plan, seatings) -> dict[str, np.ndarray]:
-    """Per strategy, a bool (seatings, seats) mask of where it sits."""
+def _counted_seats(plan: Plan, game: games.Game, seatings) -> dict[str, np.ndarray]:
+    """Per strategy, a bool (seatings, seats) mask of the seats whose results count: in each seating,
+    the first seat it holds in each team it sits in.
+
+    Partners share their team's points, so counting both would count one outcome twice and make
+    every interval too narrow. A strategy on both teams counts once for each: the teams' results differ.
+    """
     lineup = np.array([[plan.players[p] for p in seats] for seats in seatings])
-    return {name: lineup == name for name in plan.strategy_names}
+    teams = np.array(game.teams)
+    seat_numbers = np.arange(game.num_seats)
+    # earlier_partner[s, t]: seat t is an earlier seat of seat s's team.
+    earlier_partner = (teams[:, None] == teams[None, :]) & (seat_numbers[None, :] < seat_numbers[:, None])
+    counted = {}
+    for name in plan.strategy_names:
+        sits = lineup == name
+        partner_counted = (sits[:, None, :] & earlier_partner[None, :, :]).any(axis=2)
+        counted[name] = sits & ~partner_counted
+    return counted
 
 
 def _moments(values: np.ndarray) -> dict[str, float]:
@@ -148,9 +162,13 @@ def _moments(values: np.ndarray) -> dict[str, float]:
 
 
 def summarize_chunk(plan: Plan, game: games.Game, points, rounds, winners) -> dict[str, Any]:
-    """Additive aggregates of one chunk: everything the summary and the plots need."""
+    """Additive aggregates of one chunk: everything the summary and the plots need.
+
+    A strategy's counts (``n``, ``games``, ``wins``, ``fewest``, the histogram) hold one value per deal
+    (or game), seating and team it sits in: partners count once.
+    """
     seatings = plan.seatings(game)
-    masks = _strategy_masks(plan, seatings)
+    masks = _counted_seats(plan, game, seatings)
     best = points.min(axis=2, keepdims=True) if game.lower_is_better else points.max(axis=2, keepdims=True)
     fewest = points == best
     # In game mode a strategy's per-game value is its points per round, comparable with round mode.
@@ -167,7 +185,7 @@ def summarize_chunk(plan: Plan, game: games.Game, points, rounds, winners) -> di
             entry["wins"] = int(winners[np.broadcast_to(mask[:, None, :], winners.shape)].sum())
             entry["game_rounds"] = int((rounds[:, :, None] * mask[:, None, :]).sum())
         aggregates["strategies"][name] = entry
-        # The strategy's mean over all its seats and seatings, deal by deal.
+        # The strategy's mean over its counted seats in every seating, deal by deal.
         per_deal[name] = (values * mask[:, None, :]).sum(axis=(0, 2)) / mask.sum()
     for a, b in combinations(plan.strategy_names, 2):
         aggregates["pairs"][f"{a}\t{b}"] = {
@@ -179,7 +197,8 @@ def summarize_chunk(plan: Plan, game: games.Game, points, rounds, winners) -> di
 
 
 def chunk_rows(plan: Plan, seatings, ids, points, rounds, winners) -> pd.DataFrame:
-    """One row per deal (or game), seating and seat."""
+    """One row per deal (or game), seating and seat; ``team`` is the seat's team (partners share points,
+    so count one row per team for a strategy's results, as the summary does)."""
     num_seatings, count, num_seats = points.shape
     seating_index = np.repeat(np.arange(num_seatings), count * num_seats)
     seat = np.tile(np.arange(num_seats), num_seatings * count)
@@ -188,6 +207,7 @@ def chunk_rows(plan: Plan, seatings, ids, points, rounds, winners) -> pd.DataFra
         "game" if plan.games else "deal": np.tile(np.repeat(ids, num_seats), num_seatings),
         "seating": seating_index.astype(np.int16),
         "seat": seat.astype(np.int8),
+        "team": np.array(games.load(plan.game).teams, dtype=np.int8)[seat],
         "strategy": pd.Categorical(np.array(plan.players)[lineup], categories=plan.strategy_names),
         "points": points.reshape(-1).astype(np.int32),
     }
@@ -322,7 +342,7 @@ def registering_modules(plan: Plan) -> list[str]:
         if module in (None, "__main__", "builtins") or importlib.util.find_spec(module) is None:
             raise PlanError(
                 f"{spec} is defined in this script or notebook, which worker processes cannot import: "
-                "run with --jobs 1, or register it from a module (docs/straights.md, 'Writing a strategy')"
+                "run with --jobs 1, or register it from a module (README, 'Writing a strategy')"
             )
         modules.add(module)
     return sorted(modules)
@@ -384,10 +404,12 @@ def finish(plan: Plan, store: RunStore) -> RunResult:
 
 
 def plan_config(plan: Plan) -> dict[str, Any]:
-    """config.json: the plan plus provenance (package version, git revision)."""
+    """config.json: the plan, the version of the game's seeded deals, and provenance (package
+    version, git revision)."""
     from sim.results import provenance
 
-    return {"plan": asdict(plan), "run_id": plan.run_id, **provenance()}
+    deal_version = games.load(plan.game).deal_version
+    return {"plan": asdict(plan), "run_id": plan.run_id, "deal_version": deal_version, **provenance()}
 
 
 def plan_from_config(config: dict[str, Any]) -> Plan:

@@ -1,6 +1,7 @@
 """Tournaments: reproducibility, resumption, engines agreeing, the results store, the CLI's errors."""
 
 import json
+import math
 import os
 import signal
 import subprocess
@@ -8,10 +9,11 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
-from sim import stats, tournament
+from sim import games, stats, tournament
 from sim.results import ResultsError, RunStore, newest_run
 
 ROOT = Path(__file__).parents[1]
@@ -115,6 +117,79 @@ def test_self_match_shows_no_difference_about_95_percent_of_the_time():
     assert misses <= 6  # expected 2 of 40; 6 or more has probability below 2%
 
 
+# Hand-made Euchre results for two deals (or games) in the two partnership seatings, as (team 0, team 1)
+# points. Seating 0 puts heuristic on team 0 (seats 0 and 2), seating 1 on team 1 (seats 1 and 3).
+TEAM_POINTS = np.array([[[1, 0], [0, 2]],   # seating 0: deal 0, deal 1
+                        [[0, 2], [1, 0]]])  # seating 1
+Z95 = 1.959963984540054  # the two-sided 95% normal quantile
+
+
+def euchre_plan(games: bool = False, players=("heuristic", "simple", "heuristic", "simple")) -> tournament.Plan:
+    return tournament.Plan("euchre", players, rounds=2, duplicate=True, games=games, engine="reference")
+
+
+def seat_points(team_points: np.ndarray) -> np.ndarray:
+    """(seatings, B, 4) seat points from (seatings, B, 2) team points: partners (seats 0/2, 1/3) share."""
+    return team_points[:, :, [0, 1, 0, 1]]
+
+
+def summarize(plan: tournament.Plan, points, rounds=None, winners=None) -> pd.DataFrame:
+    game = plan.validate()
+    merged = tournament.merge([tournament.summarize_chunk(plan, game, points, rounds, winners)])
+    return tournament.summary_table(plan, merged).set_index("strategy")
+
+
+def test_partners_count_once_in_the_mean_points_interval():
+    summary = summarize(euchre_plan(), seat_points(TEAM_POINTS))
+    # By hand: heuristic's team scored 1 and 0 (seating 0, team 0) and 2 and 0 (seating 1, team 1).
+    # Four values, not eight: mean 3/4, squared deviations 1/16 + 9/16 + 25/16 + 9/16 = 11/4 over n - 1 = 3.
+    half_width = Z95 * math.sqrt(11 / 4 / 3) / math.sqrt(4)
+    line = summary.loc["heuristic"]
+    assert line["rounds"] == 4
+    assert (line["mean_points"], line["ci95_low"], line["ci95_high"]) == pytest.approx(
+        (0.75, 0.75 - half_width, 0.75 + half_width))
+    assert summary.loc["simple", "rounds"] == 4 and summary.loc["simple", "mean_points"] == pytest.approx(0.75)
+
+
+def test_partners_count_once_in_the_win_rate_interval():
+    team_won = np.array([[[True, False], [True, False]], [[False, True], [True, False]]])
+    scores, rounds = seat_points(np.where(team_won, 10, 4)), np.full((2, 2), 5)
+    summary = summarize(euchre_plan(games=True), scores, rounds, seat_points(team_won))
+    # By hand, Wilson's interval for heuristic's 3 wins in 4 team games (8 if both partners counted).
+    wins, played, z2 = 3, 4, Z95**2
+    centre = (wins / played + z2 / (2 * played)) / (1 + z2 / played)
+    half_width = Z95 * math.sqrt(wins * (played - wins) / played**3 + z2 / (4 * played**2)) / (1 + z2 / played)
+    line = summary.loc["heuristic"]
+    assert (line["games"], line["rounds"], line["mean_game_length"]) == (4, 20, 5)
+    assert (line["win_rate"], line["win_ci95_low"], line["win_ci95_high"]) == pytest.approx(
+        (0.75, centre - half_width, centre + half_width))
+
+
+def test_a_strategy_on_both_teams_counts_once_for_each():
+    summary = summarize(euchre_plan(players=("heuristic", "heuristic", "heuristic", "simple")),
+                        seat_points(TEAM_POINTS))
+    # Heuristic holds a seat of each team in both seatings: every team result counts, once.
+    assert summary.loc["heuristic", "rounds"] == 8
+    assert summary.loc["heuristic", "mean_points"] == pytest.approx(TEAM_POINTS.mean())
+    assert summary.loc["simple", "rounds"] == 4
+
+
+def test_a_euchre_run_counts_each_deal_once_per_partnership(tmp_path):
+    plan = tournament.Plan("euchre", ("heuristic", "heuristic:threshold=6.5") * 2, rounds=20, seed=3,
+                           duplicate=True, engine="reference")
+    result = run_plan(plan, tmp_path)
+    assert (result.summary["rounds"] == 20 * 2).all() and result.paired.iloc[0]["deals"] == 20
+    rows = RunStore(tmp_path).load_rows()
+    per_team = rows.drop_duplicates(["deal", "seating", "team"])
+    for name, group in per_team.groupby("strategy", observed=True):
+        interval = stats.mean_interval(group["points"])
+        line = result.summary.set_index("strategy").loc[name]
+        assert (line["ci95_low"], line["ci95_high"]) == pytest.approx((interval.low, interval.high))
+    from sim.report import format_summary
+
+    assert "each deal counts once per partnership" in format_summary(plan, result.summary, result.paired)
+
+
 def cardsim(*args, cwd=ROOT, **kwargs):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     return subprocess.run([sys.executable, "-m", "sim.cli", *args], cwd=cwd, env=env, capture_output=True,
@@ -164,6 +239,20 @@ def test_config_json_records_how_to_rerun(tmp_path):
     config = json.loads((tmp_path / "config.json").read_text())
     assert tournament.plan_from_config(config) == plan
     assert {"cardsim_version", "git_revision", "run_id"} <= set(config)
+    assert config["deal_version"] == games.load("straights").deal_version
+
+
+@pytest.mark.parametrize("stored_version", [None, 99])  # None: a config.json from before deal versions
+def test_a_run_dealt_with_other_deals_is_not_resumed(tmp_path, stored_version):
+    plan = tournament.Plan("euchre", ("simple",) * 4, rounds=10, seed=1)
+    run_plan(plan, tmp_path)
+    config = json.loads((tmp_path / "config.json").read_text())
+    config.pop("deal_version")
+    if stored_version is not None:
+        config["deal_version"] = stored_version
+    (tmp_path / "config.json").write_text(json.dumps(config))
+    with pytest.raises(ResultsError, match=f"deal version {stored_version or 1} and this cardsim deals version 2"):
+        run_plan(plan, tmp_path)
 
 
 @pytest.mark.parametrize(
@@ -174,7 +263,7 @@ def test_config_json_records_how_to_rerun(tmp_path):
         (["tournament", "--game", "straights", "--players", "heuristic,heuristic", "--rounds", "5"],
          "straights needs 4 players, got 2"),
         (["tournament", "--game", "straights", "--players", "heuristic:reach=x,a,b,c", "--rounds", "5"],
-         "bad value 'x' for reach"),
+         "bad value for reach of heuristic: 'x' is not a number"),
         (["tournament", "--game", "straights"], "tournament needs --players, --rounds"),
         (["tournament", "--config", "/no/such/file.toml"], "cannot read /no/such/file.toml"),
         (["report", "/no/such/run"], "does not exist"),

@@ -254,7 +254,7 @@ class Hand:
             history=np.array([history]),
             tricks_won=np.array([self.tricks_won]),
             scores=np.array([self.scores]),
-            hand_id=np.array([self.hand_id], dtype=np.int64),
+            round_id=np.array([self.hand_id], dtype=np.int64),
         )
 
 

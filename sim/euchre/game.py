@@ -1,10 +1,10 @@
 """Euchre as the tournament machinery sees it: seeded deals, partnership seatings, the reference engine.
 
 A deal is a (24,) array of card ids: the pack in the order it is dealt from (``rules.deal_hands``
-gives the batches, the 21st card is the upcard). Deal ``i`` of seed ``s`` in stream ``t`` is the
-new pack permuted by a generator seeded with ``SeedSequence(s, spawn_key=(*t, i))`` alone, so it
-depends on nothing but the seed, the stream and its index. Points are per seat: both partners
-are credited with their team's points. There is no fast engine yet, so only "reference" is offered.
+gives the batches, the 21st card is the upcard), shuffled by ``sim.dealing``'s block dealer, so
+deal ``i`` depends on nothing but the seed, the stream and ``i``. Points are per seat: both partners
+are credited with their team's points, and ``teams`` tells the tournament to count them once per
+partnership. There is no fast engine yet, so only "reference" is offered.
 Hand ``r`` of whole game ``g`` is numbered ``sim.api.round_id(g, r)`` and dealt by seat ``r % 4``.
 """
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from sim import seating
-from sim.dealing import SeededPacks
+from sim.dealing import BlockDealer
 from sim.euchre import rules
 from sim.euchre.engine import Game as EuchreGame
 from sim.euchre.engine import Hand
@@ -21,7 +21,7 @@ from sim.euchre.observation import NUM_ACTIONS, action_name, parse_action
 from sim.games import Game
 from sim.play import games_player, rounds_player
 
-PACKS = SeededPacks(rules.NEW_PACK)  # deal i of a seed and stream: sim.dealing
+PACKS = BlockDealer(rules.NEW_PACK)  # deal i of a seed and stream: sim.dealing
 
 
 def new_state(deal: Sequence[int], round_id: int) -> Hand:
@@ -44,6 +44,7 @@ GAME = Game(
     lower_is_better=False,
     deals=PACKS.deals,
     deals_at=PACKS.deals_at,
+    deal_version=2,  # 1: one seeded generator per deal; 2: sim.dealing's blocks
     play_rounds={"reference": rounds_player(new_state, rules.NUM_PLAYERS)},
     play_games={"reference": games_player(new_game, rules.NUM_PLAYERS)},
     new_state=new_state,
@@ -51,4 +52,6 @@ GAME = Game(
     num_actions=NUM_ACTIONS,
     action_name=action_name,
     parse_action=parse_action,
+    program="sim.euchre.cli",
+    teams=tuple(rules.team_of(seat) for seat in range(rules.NUM_PLAYERS)),
 )

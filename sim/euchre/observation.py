@@ -16,7 +16,7 @@ from enum import IntEnum
 
 import numpy as np
 
-from sim.api import UnknownAction
+from sim.api import ArrayRecord, UnknownAction
 from sim.cards import SUIT_NAMES, CardError, bits_to_bools, card_name, parse_card
 from sim.numbers import shown
 
@@ -69,7 +69,7 @@ def ordered_suit(action: int) -> int | None:
 
 
 @dataclass(frozen=True)
-class Observation:
+class Observation(ArrayRecord):
     """One seat's view of ``n`` hands in which it is to move; arrays have ``n`` rows."""
 
     seat: np.ndarray  # (n,) the seat to move
@@ -88,10 +88,8 @@ class Observation:
     history: np.ndarray  # (n, 20) every card played this hand, in order, ``NONE`` after the last
     tricks_won: np.ndarray  # (n, 2) tricks taken by team 0 (seats 0, 2) and team 1 (seats 1, 3)
     scores: np.ndarray  # (n, 2) game points of each team before this hand
-    hand_id: np.ndarray  # (n,) int64 a stable id of the hand, for strategies that seed per decision
+    round_id: np.ndarray  # (n,) int64 the hand's id (sim.api.round_id), for strategies that seed per decision
 
-    def __len__(self) -> int:
-        return len(self.seat)
 
     @property
     def legal_mask(self) -> np.ndarray:

@@ -15,6 +15,8 @@ import sys
 import time
 from typing import TextIO
 
+import numpy as np
+
 import strategies
 from sim.console import run_program, seed_argument
 from sim.numbers import NumberError, clipped, parse_int
@@ -23,7 +25,6 @@ from sim.gemstones.engine import (
     NUM_PLAYERS, BoughtThirdChain, Chained, Discarded, Drew, Event, GameEnded, Sold, State, TradeAreaFilled,
     TurnStarted,
 )
-from sim.gemstones.game import PACKS
 from sim.gemstones.observation import BUY, CHAIN, DISCARD, PASS, PLAY, SELL, Phase
 
 PROMPT = "> "
@@ -32,6 +33,17 @@ SEED_RANGE = savefile.GAME_ID_RANGE
 SOURCE_NAMES = {"offer": "the offer", "hand": "the hand", "trade": "the trade area"}
 YES, NO = ("y", "yes"), ("n", "no")
 INTERRUPTED = "interrupted; the game was not saved (answer y when asked to pause before a round to save it)"
+
+
+def program_deck(seed: int) -> np.ndarray:
+    """The shuffled deck of the game ``--seed seed``: the factory order permuted by a generator seeded
+    with ``SeedSequence(seed, spawn_key=(0,))``.
+
+    This is the program's own shuffle, not the tournaments' dealer (``sim.dealing``): a seed deals the
+    game it has always dealt, so recorded games and transcripts stay valid when tournament deals change.
+    """
+    generator = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(0,)))
+    return generator.permutation(np.asarray(rules.FACTORY_ORDER, dtype=np.int8))
 
 
 class EndOfInput(Exception):
@@ -147,7 +159,7 @@ class Program:
         names: list[str] = []
         for seat, kind in enumerate(kinds):
             names.append(self.ask_name(seat, names) if kind == HUMAN else self.computer_name(seat, kinds))
-        state, events = State.new(PACKS.deal_at(seed, 0), game_id=seed)
+        state, events = State.new(program_deck(seed), game_id=seed)
         self.saved = savefile.SavedGame(names, list(kinds), state)
         self.computers = {seat: strategies.get("gemstones", kind) for seat, kind in enumerate(kinds) if kind != HUMAN}
         return events

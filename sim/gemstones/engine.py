@@ -264,7 +264,7 @@ class State:
             pending=np.array([NONE if self.pending is None else self.pending]),
             deck_size=np.array([len(self.deck)]),
             turn=np.array([self.turn]),
-            game_id=np.array([self.game_id], dtype=np.int64),
+            round_id=np.array([self.game_id], dtype=np.int64),
             step=np.array([self.step], dtype=np.int64),
             third_chain_cost=np.array([self.variants.third_chain_cost]),
         )

@@ -1,10 +1,9 @@
 """Gemstones as the tournament machinery sees it: seeded deals, swapped seats, the reference engine.
 
-A deal is a (104,) array of stone ids: the shuffled deck, drawn from its end. Deal ``i`` of seed
-``s`` in stream ``t`` is the factory order permuted by a generator seeded with
-``SeedSequence(s, spawn_key=(*t, i))`` alone, so it depends on nothing but the seed, the stream and
-its index. Gemstones has no rounds: one "round" is one whole game, and its points are each seat's
-coins. A drawn game has no winner in ``GamesResult.winners``. There is no fast engine yet.
+A deal is a (104,) array of stone ids: the shuffled deck, drawn from its end. It is the factory
+order shuffled by ``sim.dealing``'s block dealer, so deal ``i`` depends on nothing but the seed,
+the stream and ``i``. Gemstones has no rounds: one "round" is one whole game, and its points are
+each seat's coins. A drawn game has no winner in ``GamesResult.winners``. There is no fast engine yet.
 """
 
 from __future__ import annotations
@@ -12,14 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from sim import seating
-from sim.dealing import SeededPacks
+from sim.dealing import BlockDealer
 from sim.games import Game
 from sim.gemstones import rules
 from sim.gemstones.engine import NUM_PLAYERS, State, Variants
 from sim.gemstones.observation import NUM_ACTIONS, describe, parse_action
 from sim.play import games_player, rounds_player
 
-PACKS = SeededPacks(rules.FACTORY_ORDER)  # deal i of a seed and stream: sim.dealing
+PACKS = BlockDealer(rules.FACTORY_ORDER)  # deal i of a seed and stream: sim.dealing
 
 
 def new_state(deal: Sequence[int], round_id: int) -> State:
@@ -39,6 +38,7 @@ GAME = Game(
     lower_is_better=False,
     deals=PACKS.deals,
     deals_at=PACKS.deals_at,
+    deal_version=2,  # 1: one seeded generator per deal; 2: sim.dealing's blocks
     play_rounds={"reference": rounds_player(new_state, NUM_PLAYERS)},
     play_games={"reference": games_player(new_game, NUM_PLAYERS)},
     new_state=new_state,
@@ -46,4 +46,5 @@ GAME = Game(
     num_actions=NUM_ACTIONS,
     action_name=describe,
     parse_action=parse_action,
+    program="sim.gemstones.cli",
 )

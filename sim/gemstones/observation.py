@@ -13,7 +13,7 @@ from enum import IntEnum
 
 import numpy as np
 
-from sim.api import UnknownAction
+from sim.api import ArrayRecord, UnknownAction
 from sim.gemstones import rules
 from sim.numbers import shown
 
@@ -66,7 +66,7 @@ def parse_action(text: str) -> int:
 
 
 @dataclass(frozen=True)
-class Observation:
+class Observation(ArrayRecord):
     """One seat's view of ``len(seat)`` games in which it is to move."""
 
     seat: np.ndarray  # (B,) the seat to move
@@ -84,12 +84,10 @@ class Observation:
     pending: np.ndarray  # (B,) the stone waiting for a sale in Phase.SELL, else NONE
     deck_size: np.ndarray  # (B,)
     turn: np.ndarray  # (B,) turns started so far, 1 for the first
-    game_id: np.ndarray  # (B,) with ``step``, identifies the decision (for per-decision seeds)
+    round_id: np.ndarray  # (B,) the game's id (a game is its own round); with ``step``, identifies the decision
     step: np.ndarray  # (B,) decisions taken so far in the game
     third_chain_cost: np.ndarray  # (B,)
 
-    def __len__(self) -> int:
-        return len(self.seat)
 
     def unseen_counts(self, row: int) -> np.ndarray:
         """(8,) the cards of each stone the player has not seen: the deck plus the opponent's hand."""

@@ -275,7 +275,7 @@ class Hand:
             taken=np.array([self.taken]),
             stock_size=np.array([len(self.stock)]),
             scores=np.array([self.scores]),
-            hand_id=np.array([self.hand_id], dtype=np.int64),
+            round_id=np.array([self.hand_id], dtype=np.int64),
         )
 
 

@@ -1,8 +1,7 @@
 """Gin Rummy as the tournament machinery sees it: seeded deals, swapped seats, the reference engine.
 
-A deal is a (52,) array of card ids: the pack in the order it is dealt from (``engine.Hand``).
-Deal ``i`` of seed ``s`` in stream ``t`` is the new pack permuted by a generator seeded with
-``SeedSequence(s, spawn_key=(*t, i))`` alone. ``play_rounds`` plays each deal as one hand, dealt by
+A deal is a (52,) array of card ids: the pack in the order it is dealt from (``engine.Hand``),
+shuffled by ``sim.dealing``'s block dealer. ``play_rounds`` plays each deal as one hand, dealt by
 seat ``round id % 2``, and gives each seat the points it scored; ``play_games`` plays whole games
 (first dealer ``game id % 2``, then alternating) and gives grand totals with the game and box
 bonuses, the winner being the seat that reached 100. There is no fast engine yet.
@@ -13,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from sim import seating
-from sim.dealing import SeededPacks
+from sim.dealing import BlockDealer
 from sim.games import Game
 from sim.ginrummy import rules
 from sim.ginrummy.engine import Game as GinGame
@@ -21,7 +20,7 @@ from sim.ginrummy.engine import Hand
 from sim.ginrummy.observation import NUM_ACTIONS, action_name, parse_action
 from sim.play import games_player, rounds_player
 
-PACKS = SeededPacks(range(52))  # deal i of a seed and stream: sim.dealing
+PACKS = BlockDealer(range(52))  # deal i of a seed and stream: sim.dealing
 
 
 def new_state(deal: Sequence[int], round_id: int) -> Hand:
@@ -43,6 +42,7 @@ GAME = Game(
     lower_is_better=False,
     deals=PACKS.deals,
     deals_at=PACKS.deals_at,
+    deal_version=2,  # 1: one seeded generator per deal; 2: sim.dealing's blocks
     play_rounds={"reference": rounds_player(new_state, rules.NUM_PLAYERS)},
     play_games={"reference": games_player(new_game, rules.NUM_PLAYERS)},
     new_state=new_state,
@@ -50,4 +50,5 @@ GAME = Game(
     num_actions=NUM_ACTIONS,
     action_name=action_name,
     parse_action=parse_action,
+    program="sim.ginrummy.cli",
 )

@@ -15,7 +15,7 @@ from enum import IntEnum
 
 import numpy as np
 
-from sim.api import UnknownAction
+from sim.api import ArrayRecord, UnknownAction
 from sim.cards import CardError, card_name, parse_card
 from sim.numbers import shown
 
@@ -69,7 +69,7 @@ def knocked_card(action: int) -> int | None:
 
 
 @dataclass(frozen=True)
-class Observation:
+class Observation(ArrayRecord):
     """One seat's view of ``n`` hands in which it is to move; arrays have ``n`` rows."""
 
     seat: np.ndarray  # (n,) the seat to move
@@ -85,10 +85,8 @@ class Observation:
     taken: np.ndarray  # (n,) the card this seat just took from the pile (it may not throw it back), or ``NONE``
     stock_size: np.ndarray  # (n,)
     scores: np.ndarray  # (n, 2) game points of each seat before this hand (toward 100)
-    hand_id: np.ndarray  # (n,) int64 a stable id of the hand, for strategies that seed per decision
+    round_id: np.ndarray  # (n,) int64 the hand's id (sim.api.round_id), for strategies that seed per decision
 
-    def __len__(self) -> int:
-        return len(self.seat)
 
     @property
     def legal_mask(self) -> np.ndarray:

@@ -1,4 +1,7 @@
-"""Straights as the tournament machinery sees it: deals, seatings and both engines behind one shape."""
+"""Straights as the tournament machinery sees it: deals, seatings and both engines behind one shape.
+
+A deal is a (52,) int8 array of card ids (``sim.cards``) in deck order: the first 13 go to seat 0.
+"""
 
 from __future__ import annotations
 
@@ -7,11 +10,14 @@ from collections.abc import Callable, Sequence
 from sim import seating
 from sim.api import UnknownAction
 from sim.cards import NUM_CARDS, CardError, card_name, parse_card
+from sim.dealing import BlockDealer
 from sim.games import Game
 from sim.play import games_player, rounds_player
-from sim.straights import deals, fast, rules
+from sim.straights import fast, rules
 from sim.straights.engine import Game as StraightsGame
 from sim.straights.engine import Round
+
+PACKS = BlockDealer(range(NUM_CARDS))  # deal i of a seed and stream: sim.dealing
 
 
 def parse_action(text: str) -> int:
@@ -39,8 +45,9 @@ GAME = Game(
     num_seats=rules.NUM_PLAYERS,
     duplicate_seatings=seating.rotations(rules.NUM_PLAYERS),
     lower_is_better=True,
-    deals=deals.deals,
-    deals_at=deals.deals_at,
+    deals=PACKS.deals,
+    deals_at=PACKS.deals_at,
+    deal_version=1,  # sim.dealing's blocks, Straights' sequence before deal versions were recorded
     play_rounds={"fast": fast.play_rounds, "reference": rounds_player(new_state, rules.NUM_PLAYERS)},
     play_games={"fast": fast.play_games, "reference": games_player(new_game, rules.NUM_PLAYERS)},
     new_state=new_state,
@@ -48,4 +55,5 @@ GAME = Game(
     num_actions=NUM_CARDS,
     action_name=card_name,
     parse_action=parse_action,
+    program="sim.straights.cli",
 )

@@ -46,6 +46,10 @@ class Observation:
     def __len__(self) -> int:
         return self.size
 
+    def arrays(self) -> dict[str, np.ndarray]:
+        """Every field by name (computing the lazy ones)."""
+        return {name: self._field(name) for name in FIELDS}
+
     @property
     def seat(self) -> np.ndarray:
         """(n,) the seat to move, 0..3."""

@@ -22,6 +22,6 @@ class Uniform:
         actions = []
         for row in range(len(observation)):
             legal = np.flatnonzero(observation.legal_mask[row])
-            rng = decision_rng(self.seed, int(observation.game_id[row]), int(observation.step[row]))
+            rng = decision_rng(self.seed, int(observation.round_id[row]), int(observation.step[row]))
             actions.append(int(legal[rng.integers(len(legal))]))
         return np.array(actions, dtype=np.int64)

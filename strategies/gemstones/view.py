@@ -48,7 +48,7 @@ class View:
             deck_size=int(observation.deck_size[row]),
             unseen=tuple(int(count) for count in observation.unseen_counts(row)),
             third_chain_cost=int(observation.third_chain_cost[row]),
-            game_id=int(observation.game_id[row]),
+            game_id=int(observation.round_id[row]),
             step=int(observation.step[row]),
             seat=seat,
         )

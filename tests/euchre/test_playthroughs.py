@@ -7,8 +7,8 @@ after is the canonical text. Cards are written as in ``sim.cards`` ("9S", "JD"),
 "order up Hearts". Events print every field of the engine's event (the CLI's spec text leaves out
 the dealer's discard and the trump made), cards and suits by name.
 
-Pinned: deal 4 of seed 1 played by ``simple`` in every seat (trump ordered up in round one, the
-dealer's discard, the makers euchred) and deal 5 of seed 2 by ``heuristic`` (round two, the dealer
+Pinned: deal 10 of seed 1 played by ``simple`` in every seat (trump ordered up in round one, the
+dealer's discard, the makers euchred) and deal 1 of seed 2 by ``heuristic`` (round two, the dealer
 screwed, a march). As in ``sim.euchre.game.new_state``, deal ``i`` is hand ``i``, dealt
 by seat ``i % 4``. Regenerate with ``python -m tests.euchre.test_playthroughs`` after an intended
 change of behaviour, and read the diff.
@@ -31,7 +31,7 @@ from tests.playthroughs import ACTION_SEPARATOR, parse_dealt_header, playthrough
 
 PLAYTHROUGHS = Path(__file__).parent / "playthroughs"
 # (file name, deal seed, deal index, strategy spec playing every seat) of the stored playthroughs.
-CASES = [("simple-seed-1.txt", 1, 4, "simple"), ("heuristic-seed-2.txt", 2, 5, "heuristic")]
+CASES = [("simple-seed-1.txt", 1, 10, "simple"), ("heuristic-seed-2.txt", 2, 1, "heuristic")]
 
 
 def action_name(action: int) -> str:

@@ -1,16 +1,15 @@
-"""The vectorized engine against the reference engine, seeded deals, and what strategies get to see."""
+"""The vectorized engine against the reference engine, the deals it refuses, and what strategies get to see."""
 
 import itertools
 
 import numpy as np
 import pytest
-from joblib import Parallel, delayed
 
 from sim.cards import NUM_CARDS, rank_of
 from sim.crosscheck import crosscheck
 from sim.straights import rules
 from sim.games import game_deal_source, load
-from sim.straights.deals import DEALS_PER_BLOCK, deal_block, deals, deals_at
+from sim.straights.game import PACKS
 from sim.straights.engine import Game, IllegalAction, Round
 from sim.api import round_id
 from sim.straights.fast import DealError, play_games, play_rounds
@@ -102,7 +101,7 @@ def test_a_divergence_names_the_deal_the_step_and_both_actions():
 
 
 def test_observations_are_the_same_in_both_engines():
-    dealt = deals(5, 0, 300)
+    dealt = PACKS.deals(5, 0, 300)
     reference = [Recorder(FirstLegal()), Recorder(LastLegalOrLowest())]
     fast = [Recorder(FirstLegal()), Recorder(LastLegalOrLowest())]
     for round_id, deck in enumerate(dealt):
@@ -120,13 +119,13 @@ def test_observations_are_the_same_in_both_engines():
 
 def test_one_strategy_in_every_seat_is_called_once_per_step_with_every_round():
     recorder = Recorder(FirstLegal())
-    play_rounds(deals(1, 0, 1000), [recorder] * 4)
+    play_rounds(PACKS.deals(1, 0, 1000), [recorder] * 4)
     assert recorder.batch_sizes == [1000] * NUM_CARDS
 
 
 def test_each_distinct_strategy_is_called_at_most_once_per_step_for_its_own_seats():
     first, last = Recorder(FirstLegal()), Recorder(LastLegalOrLowest())
-    dealt = deals(1, 0, 1000)
+    dealt = PACKS.deals(1, 0, 1000)
     play_rounds(dealt, [first, last, last, first])
     assert len(first.batch_sizes) <= NUM_CARDS and len(last.batch_sizes) <= NUM_CARDS
     assert sum(first.batch_sizes) + sum(last.batch_sizes) == 1000 * NUM_CARDS
@@ -135,7 +134,7 @@ def test_each_distinct_strategy_is_called_at_most_once_per_step_for_its_own_seat
 
 
 def test_observations_show_only_the_movers_own_cards():
-    dealt = deals(9, 0, 200)
+    dealt = PACKS.deals(9, 0, 200)
     recorder = Recorder(LastLegalOrLowest())
     original_choose = recorder.choose
 
@@ -159,64 +158,14 @@ def test_observations_show_only_the_movers_own_cards():
 # --- deals ---------------------------------------------------------------------------------------------------
 
 
-def test_deals_do_not_depend_on_how_they_are_asked_for():
-    count = 2 * DEALS_PER_BLOCK + 123
-    whole = deals(11, 0, count)
-    pieces = np.concatenate([deals(11, start, size) for start, size in ((0, 5), (5, 4000), (4005, count - 4005))])
-    assert np.array_equal(whole, pieces)
-    blocks_backwards = {index: deal_block(11, index) for index in (2, 1, 0)}
-    assert np.array_equal(whole, np.concatenate([blocks_backwards[i] for i in range(3)])[:count])
-    picked = np.array([count - 1, 3, DEALS_PER_BLOCK, 17])
-    assert np.array_equal(deals_at(11, picked), whole[picked])
-
-
-def test_deals_do_not_depend_on_the_workers_that_make_them():
-    in_workers = Parallel(n_jobs=2, backend="loky")(delayed(deal_block)(3, index) for index in (3, 1, 2, 0))
-    by_index = dict(zip((3, 1, 2, 0), in_workers))
-    assert np.array_equal(np.concatenate([by_index[i] for i in range(4)]), deals(3, 0, 4 * DEALS_PER_BLOCK))
-
-
-def test_deals_are_shuffled_decks_that_differ_by_seed_and_stream():
-    dealt = deals(1, 0, 5000)
-    assert (np.sort(dealt, axis=1) == np.arange(NUM_CARDS)).all()
-    assert not np.array_equal(dealt, deals(2, 0, 5000))
-    assert not np.array_equal(dealt, deals(1, 0, 5000, stream=(0,)))
-
-
-def chi_square_is_plausible(counts: np.ndarray, degrees: int) -> bool:
-    """Pearson's statistic of equal expected ``counts`` below chi-square's 1-in-a-million upper quantile
-    (Wilson–Hilferty: z = 4.75)."""
-    expected = counts.sum() / counts.size
-    statistic = ((counts - expected) ** 2 / expected).sum()
-    quantile = degrees * (1 - 2 / (9 * degrees) + 4.75 * np.sqrt(2 / (9 * degrees))) ** 3
-    return statistic < quantile
-
-
-def test_deals_are_uniform_shuffles():
-    dealt = deals(5, 0, 5 * DEALS_PER_BLOCK).astype(np.int64)
-    # Every card in every slot equally often.
-    by_slot = np.array([np.bincount(dealt[:, slot], minlength=NUM_CARDS) for slot in range(NUM_CARDS)])
-    assert chi_square_is_plausible(by_slot, (NUM_CARDS - 1) ** 2)
-    # The relative order of cards 0-3 uniform over its 24 orders (catches picks that depend on each other).
-    slots_of_first_cards = np.argsort(dealt, axis=1)[:, :4]
-    order = np.argsort(slots_of_first_cards, axis=1) @ np.array([64, 16, 4, 1])
-    assert chi_square_is_plausible(np.unique(order, return_counts=True)[1], 23)
-    assert len(np.unique(order)) == 24
-    # A shuffle that always leaves card 51 in the last slot fails the same test.
-    biased = dealt.copy()
-    biased[np.arange(len(dealt)), np.argmax(dealt == 51, axis=1)], biased[:, -1] = dealt[:, -1], 51
-    by_slot = np.array([np.bincount(biased[:, slot], minlength=NUM_CARDS) for slot in range(NUM_CARDS)])
-    assert not chi_square_is_plausible(by_slot, (NUM_CARDS - 1) ** 2)
-
-
 def test_bad_deals_are_refused():
-    dealt = deals(1, 0, 3).astype(np.int64)
+    dealt = PACKS.deals(1, 0, 3).astype(np.int64)
     dealt[1, 5] = dealt[1, 6]
     with pytest.raises(DealError, match="round 1 is not a permutation"):
         play_rounds(dealt, [FirstLegal()] * 4)
     with pytest.raises(DealError):
         play_rounds(np.full((2, NUM_CARDS), 52), [FirstLegal()] * 4)
-    for not_integers in (deals(1, 0, 3).astype(float), deals(1, 0, 3).astype(str)):
+    for not_integers in (PACKS.deals(1, 0, 3).astype(float), PACKS.deals(1, 0, 3).astype(str)):
         with pytest.raises(DealError, match="integer card ids"):
             play_rounds(not_integers, [FirstLegal()] * 4)
 
@@ -225,7 +174,7 @@ def test_bad_deals_are_refused():
 
 
 def test_points_are_the_values_of_the_cards_each_seat_discarded():
-    dealt = deals(3, 0, 3000)
+    dealt = PACKS.deals(3, 0, 3000)
     result = play_rounds(dealt, [FirstLegal(), LastLegalOrLowest()] * 2, trace=True)
     leaders = np.array([rules.leader(rules.deal(deck)) for deck in dealt])
     seats = (leaders[:, None] + np.arange(NUM_CARDS)) % rules.NUM_PLAYERS
@@ -290,4 +239,4 @@ def first_held(observation):
 def test_an_illegal_action_raises_naming_the_strategy(pick, message):
     cheat = Scripted("cheat", pick)
     with pytest.raises(IllegalAction, match=message):
-        play_rounds(deals(1, 0, 500), [cheat, FirstLegal(), FirstLegal(), cheat])
+        play_rounds(PACKS.deals(1, 0, 500), [cheat, FirstLegal(), FirstLegal(), cheat])

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import strategies
 from sim.cards import card_name, format_cards, parse_card
-from sim.straights.deals import deals
+from sim.straights.game import PACKS
 from sim.straights.engine import Round
 from tests.playthroughs import playthrough_tests, regenerate
 
@@ -35,7 +35,7 @@ def canonical_text(deck: list[int], actions: list[int]) -> str:
 
 def record(seed: int, index: int, spec: str) -> str:
     """Play deal ``index`` of ``seed`` with ``spec`` in every seat and return its playthrough text."""
-    deck = [int(card) for card in deals(seed, index, 1)[0]]
+    deck = [int(card) for card in PACKS.deals(seed, index, 1)[0]]
     strategy = strategies.get("straights", spec)
     current = Round(tuple(deck), round_id=index)
     while not current.is_over:

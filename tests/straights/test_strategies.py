@@ -9,7 +9,7 @@ import pytest
 import strategies
 from sim.crosscheck import crosscheck
 from sim.straights import rules
-from sim.straights.deals import deals
+from sim.straights.game import PACKS
 from sim.straights.engine import IllegalAction, Round
 from sim.straights.fast import play_rounds
 from sim.play import play_out
@@ -59,7 +59,7 @@ def replay(deck, actions, round_id: int) -> Round:
 def observed_states(count: int, seed: int):
     """(deck, actions so far, round id) at every step of ``count`` rounds played by random-legal players."""
     player = RandomLegal(seed)
-    for round_id, deck in enumerate(deals(seed, 0, count)):
+    for round_id, deck in enumerate(PACKS.deals(seed, 0, count)):
         current = Round(tuple(int(card) for card in deck), round_id=round_id)
         while not current.is_over:
             yield current.deck, tuple(current.actions), round_id
@@ -70,7 +70,7 @@ def observed_states(count: int, seed: int):
 
 
 def test_mc_is_deterministic_given_its_seed():
-    dealt = deals(31, 0, 40)
+    dealt = PACKS.deals(31, 0, 40)
     heuristic = strategies.get("straights", "heuristic")
 
     def actions(spec: str) -> np.ndarray:
@@ -92,7 +92,7 @@ def test_mc_plays_the_same_in_both_engines_on_200_deals():
 
 
 def test_oracle_plays_the_same_in_both_engines_when_watching_every_seat():
-    dealt = deals(8, 0, 30)
+    dealt = PACKS.deals(8, 0, 30)
     round_ids = np.arange(100, 130)
     heuristic = strategies.get("straights", "heuristic")
 
@@ -114,11 +114,11 @@ def test_oracle_refuses_to_play_without_the_truth():
     oracle = strategies.get("straights", "oracle-mc")
     heuristic = strategies.get("straights", "heuristic")
     with pytest.raises(RuntimeError, match="bind"):
-        play_rounds(deals(8, 0, 4), [oracle, heuristic, heuristic, heuristic])
-    truth = Truth(deals(8, 0, 4), np.arange(4))
+        play_rounds(PACKS.deals(8, 0, 4), [oracle, heuristic, heuristic, heuristic])
+    truth = Truth(PACKS.deals(8, 0, 4), np.arange(4))
     oracle.bind(truth)
     with pytest.raises(RuntimeError, match="watch"):  # bound, but the other seats' actions go unrecorded
-        play_rounds(deals(8, 0, 4), [truth.watch([oracle])[0], heuristic, heuristic, heuristic])
+        play_rounds(PACKS.deals(8, 0, 4), [truth.watch([oracle])[0], heuristic, heuristic, heuristic])
 
 
 # --- the sampler --------------------------------------------------------------------------------------
