@@ -86,7 +86,11 @@ class State(Protocol):
 
 class GameState(State, Protocol):
     """A whole game (rounds until one wins): a ``State`` whose ``points()`` are the game scores,
-    which also counts its rounds and names its winners."""
+    which also counts its rounds and names its winners.
+
+    ``winning_seats()`` is empty until the game is over, then names every seat that won: both
+    partners of a winning team, and every seat tied for the win when several share it. A win shared
+    by several teams is what results call a draw."""
 
     @property
     def rounds_played(self) -> int: ...

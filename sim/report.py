@@ -37,10 +37,15 @@ def format_summary(plan, summary: pd.DataFrame, paired: pd.DataFrame) -> str:
     )
     if plan.games:
         table["games"] = summary["games"].map("{:,}".format)
+        table["W-D-L"] = [f"{w}-{d}-{lost}" for w, d, lost in zip(summary["wins"], summary["draws"], summary["losses"])]
+        table["score"] = summary["score_rate"].map("{:.1%}".format)
         table["win rate"] = summary["win_rate"].map("{:.1%}".format)
         table["win 95% CI"] = [f"[{lo:.1%}, {hi:.1%}]" for lo, hi in zip(summary["win_ci95_low"], summary["win_ci95_high"])]
         table["mean length"] = summary["mean_game_length"].map("{:.2f}".format)
     lines.append(table.to_string(index=False))
+    if plan.games:
+        lines.append("(W-D-L: games won, shared with another side (drawn), lost; score counts a draw half, "
+                     "win rate counts it won)")
     if has_partnerships(game):
         lines.append(f"(partners share their points: each {one_unit} counts once per partnership, in the counts and the intervals)")
     if plan.duplicate and len(paired):

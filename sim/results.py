@@ -2,7 +2,7 @@
 
 Layout of ``results/<run-id>/``::
 
-    config.json                 the plan, its game's deal version and provenance (package version, git revision)
+    config.json                 the plan, its deal and aggregates versions, provenance (package version, git revision)
     chunks/NNNNNN.json          per-chunk aggregates; present means the chunk is finished
     chunks/NNNNNN.parquet       per-round (or per-game) rows of the chunk, unless rows are off
     aggregates.json             all chunks added up
@@ -25,7 +25,10 @@ import pandas as pd
 from sim.files import UnreadableFile, atomic_write_bytes, read_bounded
 
 MAX_JSON_BYTES = 1 << 28  # aggregates of the largest runs are a few megabytes
-FIRST_DEAL_VERSION = 1  # the deals of runs whose config.json predates deal versions
+# What config.json records besides the plan, because a run written under another version of either
+# cannot be resumed: the game's seeded deal sequence, and the layout of the chunk aggregates.
+VERSIONS = ("deal_version", "aggregates_version")
+FIRST_VERSION = 1  # the version of runs whose config.json predates the key
 
 
 class ResultsError(ValueError):
@@ -62,11 +65,13 @@ class RunStore:
             stored = self.read_config()
             if stored.get("plan") != json.loads(json.dumps(config["plan"])):
                 raise ResultsError(f"{self.path} holds a different run; choose another --out or delete it")
-            # The same plan dealt another seeded sequence is another run: resuming would mix the two.
-            dealt, dealing = stored.get("deal_version", FIRST_DEAL_VERSION), config["deal_version"]
-            if dealt != dealing:
-                raise ResultsError(f"{self.path} was dealt with deal version {dealt} and this cardsim deals "
-                                   f"version {dealing}; choose another --out or delete it")
+            # The same plan dealt another seeded sequence, or summed into other aggregates, is another
+            # run: resuming would mix the two.
+            for key in VERSIONS:
+                was, now = stored.get(key, FIRST_VERSION), config[key]
+                if was != now:
+                    raise ResultsError(f"{self.path} was written with {key.replace('_', ' ')} {was} and this cardsim "
+                                       f"writes version {now}; choose another --out or delete it")
             return
         self.write_json("config.json", config)
 

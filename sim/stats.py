@@ -282,6 +282,19 @@ def elo_interval(wins: int, draws: int, losses: int, confidence: float = 0.95) -
     are then converted with :func:`elo_from_score`, so the interval is not symmetric about the
     estimate and a bound can be infinite. n is the number of games; with none all are nan.
     """
+    score = score_interval(wins, draws, losses, confidence)
+    if score.n == 0:
+        return score
+    return Interval(elo_from_score(score.estimate), elo_from_score(score.low), elo_from_score(score.high), score.n)
+
+
+def score_interval(wins: int, draws: int, losses: int, confidence: float = 0.95) -> Interval:
+    """The score rate (wins + draws/2) / games of a win/draw/loss record, with its interval.
+
+    A normal-approximation interval ``s ± z·σ/√games`` clipped to [0, 1], where σ² is the per-game
+    variance of the outcomes 1, ½, 0 about s (the population variance, as cutechess and fishtest
+    use). n is the number of games; with none all are nan.
+    """
     wins, draws, losses = _check_count(wins), _check_count(draws), _check_count(losses)
     z = _two_sided_z(confidence)
     games = wins + draws + losses
@@ -290,9 +303,7 @@ def elo_interval(wins: int, draws: int, losses: int, confidence: float = 0.95) -
     s = (wins + 0.5 * draws) / games
     var = (wins * (1.0 - s) ** 2 + draws * (0.5 - s) ** 2 + losses * s**2) / games
     half = z * math.sqrt(var / games)
-    low = elo_from_score(max(0.0, s - half))
-    high = elo_from_score(min(1.0, s + half))
-    return Interval(elo_from_score(s), low, high, games)
+    return Interval(s, max(0.0, s - half), min(1.0, s + half), games)
 
 
 def likelihood_of_superiority(wins: int, losses: int) -> float:

@@ -161,11 +161,24 @@ def _moments(values: np.ndarray) -> dict[str, float]:
     return {"n": int(values.size), "sum": float(values.sum()), "sum_sq": float((values * values).sum())}
 
 
+LOSS, DRAW, WIN = 0, 1, 2  # a seat's outcome of a whole game
+AGGREGATES_VERSION = 2  # 1: "wins" counted shared wins; 2: wins, draws and losses apart
+
+
+def game_outcomes(winners: np.ndarray, teams: tuple[int, ...]) -> np.ndarray:
+    """Each seat's outcome (LOSS, DRAW or WIN) from the winners mask (..., seats): a seat wins when its
+    team alone won, draws when its team shares the win with another team, and loses otherwise."""
+    team_of_seat = np.array(teams)
+    team_won = np.stack([winners[..., team_of_seat == team].any(axis=-1) for team in sorted(set(teams))], axis=-1)
+    shared = team_won.sum(axis=-1, keepdims=True) > 1
+    return np.where(winners, np.where(shared, DRAW, WIN), LOSS).astype(np.int8)
+
+
 def summarize_chunk(plan: Plan, game: games.Game, points, rounds, winners) -> dict[str, Any]:
     """Additive aggregates of one chunk: everything the summary and the plots need.
 
-    A strategy's counts (``n``, ``games``, ``wins``, ``fewest``, the histogram) hold one value per deal
-    (or game), seating and team it sits in: partners count once.
+    A strategy's counts (``n``, ``games``, ``wins``, ``draws``, ``losses``, ``fewest``, the histogram)
+    hold one value per deal (or game), seating and team it sits in: partners count once.
     """
     seatings = plan.seatings(game)
     masks = _counted_seats(plan, game, seatings)
@@ -173,6 +186,7 @@ def summarize_chunk(plan: Plan, game: games.Game, points, rounds, winners) -> di
     fewest = points == best
     # In game mode a strategy's per-game value is its points per round, comparable with round mode.
     values = points / rounds[:, :, None] if plan.games else points
+    outcomes = game_outcomes(winners, game.teams) if plan.games else None
     per_deal = {}
     aggregates: dict[str, Any] = {"strategies": {}, "pairs": {}}
     for name, mask in masks.items():
@@ -181,8 +195,11 @@ def summarize_chunk(plan: Plan, game: games.Game, points, rounds, winners) -> di
         entry["fewest"] = int(fewest[np.broadcast_to(mask[:, None, :], fewest.shape)].sum())
         entry["histogram"] = np.bincount(points[np.broadcast_to(mask[:, None, :], points.shape)].astype(np.int64)).tolist()
         if plan.games:
+            counted = np.broadcast_to(mask[:, None, :], winners.shape)
             entry["games"] = entry["n"]
-            entry["wins"] = int(winners[np.broadcast_to(mask[:, None, :], winners.shape)].sum())
+            entry["wins"] = int((outcomes == WIN)[counted].sum())
+            entry["draws"] = int((outcomes == DRAW)[counted].sum())
+            entry["losses"] = int((outcomes == LOSS)[counted].sum())
             entry["game_rounds"] = int((rounds[:, :, None] * mask[:, None, :]).sum())
         aggregates["strategies"][name] = entry
         # The strategy's mean over its counted seats in every seating, deal by deal.
@@ -256,12 +273,21 @@ def summary_table(plan: Plan, merged: dict[str, Any]) -> pd.DataFrame:
             "fewest_share": entry["fewest"] / entry["n"],
         }
         if plan.games:
-            wins = stats.wilson_interval(entry["wins"], entry["games"])
+            # The win rate counts a shared win (a draw) as won, as the specs do for ties; the score
+            # rate counts it half, as chess-engine testers do.
+            wins = stats.wilson_interval(entry["wins"] + entry["draws"], entry["games"])
+            score = stats.score_interval(entry["wins"], entry["draws"], entry["losses"])
             row.update(
                 games=entry["games"],
+                wins=entry["wins"],
+                draws=entry["draws"],
+                losses=entry["losses"],
                 win_rate=wins.estimate,
                 win_ci95_low=wins.low,
                 win_ci95_high=wins.high,
+                score_rate=score.estimate,
+                score_ci95_low=score.low,
+                score_ci95_high=score.high,
                 mean_game_length=entry["game_rounds"] / entry["games"],
             )
         rows.append(row)
@@ -409,7 +435,8 @@ def plan_config(plan: Plan) -> dict[str, Any]:
     from sim.results import provenance
 
     deal_version = games.load(plan.game).deal_version
-    return {"plan": asdict(plan), "run_id": plan.run_id, "deal_version": deal_version, **provenance()}
+    return {"plan": asdict(plan), "run_id": plan.run_id, "deal_version": deal_version,
+            "aggregates_version": AGGREGATES_VERSION, **provenance()}
 
 
 def plan_from_config(config: dict[str, Any]) -> Plan:

@@ -19,6 +19,7 @@ from sim.stats import (
     normal_cdf,
     normal_quantile,
     paired_difference,
+    score_interval,
     sprt_bounds,
     sprt_decision,
     sprt_llr,
@@ -366,3 +367,13 @@ def test_sprt_decides_correctly_on_simulated_streams(true_mean: float, expected:
     correct = sum(verdict == expected for verdict, _ in verdicts)
     assert correct >= 54  # ≥ 90% with nominal error rates of 5%
     assert np.median([n for _, n in verdicts]) < 500
+
+
+def test_score_interval_known_value() -> None:
+    # 10 wins, 5 draws, 5 losses: s = 12.5 / 20; per-game variance (10·0.375² + 5·0.125² + 5·0.625²) / 20.
+    interval = score_interval(10, 5, 5)
+    half = 1.959963984540054 * math.sqrt(0.171875 / 20)
+    assert (interval.estimate, interval.low, interval.high, interval.n) == pytest.approx((0.625, 0.625 - half,
+                                                                                          0.625 + half, 20))
+    assert score_interval(3, 0, 0).high == 1.0  # clipped to [0, 1]
+    assert math.isnan(score_interval(0, 0, 0).estimate)

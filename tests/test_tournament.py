@@ -242,17 +242,40 @@ def test_config_json_records_how_to_rerun(tmp_path):
     assert config["deal_version"] == games.load("straights").deal_version
 
 
-@pytest.mark.parametrize("stored_version", [None, 99])  # None: a config.json from before deal versions
-def test_a_run_dealt_with_other_deals_is_not_resumed(tmp_path, stored_version):
+@pytest.mark.parametrize("key", ["deal_version", "aggregates_version"])
+@pytest.mark.parametrize("stored_version", [None, 99])  # None: a config.json from before the key
+def test_a_run_dealt_or_summed_otherwise_is_not_resumed(tmp_path, key, stored_version):
     plan = tournament.Plan("euchre", ("simple",) * 4, rounds=10, seed=1)
     run_plan(plan, tmp_path)
     config = json.loads((tmp_path / "config.json").read_text())
-    config.pop("deal_version")
+    now = config.pop(key)
     if stored_version is not None:
-        config["deal_version"] = stored_version
+        config[key] = stored_version
     (tmp_path / "config.json").write_text(json.dumps(config))
-    with pytest.raises(ResultsError, match=f"deal version {stored_version or 1} and this cardsim deals version 2"):
+    words = key.replace("_", " ")
+    with pytest.raises(ResultsError, match=f"{words} {stored_version or 1} and this cardsim writes version {now}"):
         run_plan(plan, tmp_path)
+
+
+def test_whole_games_count_wins_draws_and_losses_by_team():
+    # Two Gemstones games in the two seatings (heuristic in seat 0, then seat 1): seating 0 is a
+    # heuristic win and a draw (both seats win), seating 1 a heuristic loss and a draw.
+    plan = tournament.Plan("gemstones", ("heuristic", "greedy"), rounds=2, duplicate=True, games=True,
+                           engine="reference")
+    winners = np.array([[[True, False], [True, True]], [[True, False], [True, True]]])
+    scores = np.array([[[9, 3], [5, 5]], [[9, 3], [4, 4]]])
+    summary = summarize(plan, scores, np.ones((2, 2), dtype=int), winners).loc["heuristic"]
+    assert (summary["wins"], summary["draws"], summary["losses"], summary["games"]) == (1, 2, 1, 4)
+    assert summary["win_rate"] == pytest.approx(3 / 4)  # a shared win counts as won, as the specs say
+    expected = stats.score_interval(1, 2, 1)
+    assert summary["score_rate"] == pytest.approx(0.5)
+    assert (summary["score_ci95_low"], summary["score_ci95_high"]) == pytest.approx((expected.low, expected.high))
+
+
+def test_partners_draw_only_when_another_team_shares_the_win():
+    winners = np.array([[True, False, True, False], [True, True, True, True]])
+    outcomes = tournament.game_outcomes(winners, (0, 1, 0, 1))
+    assert outcomes.tolist() == [[tournament.WIN, tournament.LOSS] * 2, [tournament.DRAW] * 4]
 
 
 @pytest.mark.parametrize(

@@ -174,9 +174,11 @@ class State:
         return 1
 
     def winning_seats(self) -> tuple[int, ...]:
-        """The seat with more coins once the game is over; none in a draw."""
-        winner = winner_of(self.coins) if self.is_over else None
-        return () if winner is None else (winner,)
+        """The seat with more coins once the game is over; both seats share a draw (``sim.api``)."""
+        if not self.is_over:
+            return ()
+        winner = winner_of(self.coins)
+        return tuple(range(NUM_PLAYERS)) if winner is None else (winner,)
 
     def legal_actions(self) -> tuple[int, ...]:
         """The current player's legal actions, ascending."""

@@ -3,7 +3,7 @@
 A deal is a (104,) array of stone ids: the shuffled deck, drawn from its end. It is the factory
 order shuffled by ``sim.dealing``'s block dealer, so deal ``i`` depends on nothing but the seed,
 the stream and ``i``. Gemstones has no rounds: one "round" is one whole game, and its points are
-each seat's coins. A drawn game has no winner in ``GamesResult.winners``. There is no fast engine yet.
+each seat's coins. A drawn game is a win both seats share in ``GamesResult.winners``. There is no fast engine yet.
 """
 
 from __future__ import annotations

@@ -1,0 +1,70 @@
+"""Whole-game head-to-head evidence, played through the tournament pipeline and written into a doc page.
+
+A pairing "A vs B" is a duplicate tournament of whole games (``cardsim tournament --games
+--duplicate``): every game is played in each of the game's duplicate seatings. Each pairing's run
+folder lives under ``results/experiments/<run-id>/``, so an interrupted experiment resumes where it
+stopped and a finished pairing is read back instead of played again.
+
+A's record counts every game once per seating: wins, draws (a win shared with B) and losses. Its
+score rate counts a draw half, with the normal-approximation interval of ``sim.stats.score_interval``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from sim import stats, tournament
+from sim.results import RunStore
+
+RESULTS = Path(__file__).resolve().parent.parent / "results" / "experiments"
+BEGIN, END = "<!-- results:begin -->", "<!-- results:end -->"
+
+
+@dataclass(frozen=True)
+class Record:
+    """A's games against B: how many it won, drew (shared the win) and lost."""
+
+    a: str
+    b: str
+    wins: int
+    draws: int
+    losses: int
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    def score(self, confidence: float) -> stats.Interval:
+        return stats.score_interval(self.wins, self.draws, self.losses, confidence)
+
+
+def play(game: str, a: str, b: str, deals: int, seed: int, jobs: int) -> Record:
+    """A's record against B over ``deals`` whole games, each in every duplicate seating."""
+    plan = tournament.Plan(game, (a, b), rounds=deals, seed=seed, duplicate=True, games=True, keep_rounds=False)
+    result = tournament.run(plan, RunStore(RESULTS / plan.run_id), jobs=jobs)
+    line = result.summary.set_index("strategy").loc[a]
+    return Record(a, b, int(line["wins"]), int(line["draws"]), int(line["losses"]))
+
+
+def table(records: list[Record], confidence: float) -> str:
+    """The records as a markdown table."""
+    lines = [
+        f"| A | B | games | A wins | draws | A losses | A's score | {confidence:.0%} interval |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |",
+    ]
+    for record in records:
+        score = record.score(confidence)
+        lines.append(f"| {record.a} | {record.b} | {record.games:,} | {record.wins:,} | {record.draws:,} "
+                     f"| {record.losses:,} | {score.estimate:.1%} | {score.low:.1%} – {score.high:.1%} |")
+    return "\n".join(lines)
+
+
+def replace_results(doc: Path, text: str) -> None:
+    """Put ``text`` between the page's results markers, replacing what was there."""
+    page = doc.read_text()
+    if BEGIN not in page or END not in page:
+        raise ValueError(f"{doc} has no {BEGIN} ... {END} block to fill")
+    block = f"{BEGIN}\n{text}\n{END}"
+    doc.write_text(re.sub(f"{re.escape(BEGIN)}.*?{re.escape(END)}", lambda _: block, page, flags=re.S))
