@@ -97,7 +97,12 @@ def register(game: str, name: str, *, deterministic: bool = True, cheating: bool
     """Class decorator: register ``factory`` as strategy ``name`` of ``game``."""
 
     def decorate(factory: Callable[..., Strategy]):
-        _registry.setdefault(game, {})[name] = StrategyInfo(game, name, factory, deterministic, cheating)
+        registered = _registry.setdefault(game, {})
+        if name in registered or name in _aliases.get(game, {}):
+            taken_by = registered[name].factory if name in registered else f"an alias of {_aliases[game][name]}"
+            raise StrategyError(f"{game} strategy {name!r} is registered twice: by {_origin(taken_by)} and by "
+                                f"{_origin(factory)}; give one of them another name")
+        registered[name] = StrategyInfo(game, name, factory, deterministic, cheating)
         return factory
 
     return decorate
@@ -105,7 +110,18 @@ def register(game: str, name: str, *, deterministic: bool = True, cheating: bool
 
 def register_alias(game: str, alias: str, target: str) -> None:
     """Make ``alias`` another name for strategy ``target`` (e.g. ``best``)."""
+    taken = _registry.get(game, {}).get(alias)
+    if taken is not None or _aliases.get(game, {}).get(alias, target) != target:
+        what = _origin(taken.factory) if taken is not None else f"an alias of {_aliases[game][alias]}"
+        raise StrategyError(f"{game} strategy name {alias!r} is taken by {what}; it cannot also name {target}")
     _aliases.setdefault(game, {})[alias] = target
+
+
+def _origin(factory: Any) -> str:
+    """Where a factory was defined, for messages: ``module.QualifiedName``."""
+    if isinstance(factory, str):
+        return factory
+    return f"{getattr(factory, '__module__', '?')}.{getattr(factory, '__qualname__', repr(factory))}"
 
 
 def _load(game: str) -> None:

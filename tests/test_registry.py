@@ -49,3 +49,44 @@ def test_number_settings_refuse_values_that_are_not_finite():
         with pytest.raises(strategies.StrategyError, match="not a finite number"):
             strategies.get("straights", f"heuristic:gift={value}")
     assert strategies.get("straights", "heuristic:gift=2.5").gift == 2.5
+
+
+class _Player:
+    """A stand-in strategy."""
+
+    def choose(self, observation):
+        raise NotImplementedError
+
+
+def test_a_name_registered_twice_is_refused_and_the_first_kept():
+    existing = strategies.info("straights", "heuristic").factory
+    with pytest.raises(strategies.StrategyError, match="'heuristic' is registered twice: by strategies.straights"):
+        strategies.register("straights", "heuristic")(_Player)
+    assert strategies.info("straights", "heuristic").factory is existing
+
+
+def test_an_alias_cannot_take_a_strategy_name_nor_a_taken_alias():
+    with pytest.raises(strategies.StrategyError, match="'first-legal' is taken by strategies.straights"):
+        strategies.register_alias("straights", "first-legal", "heuristic")
+    target = strategies.aliases("straights")["best"]
+    other = next(info.name for info in strategies.available("straights") if info.name != target)
+    with pytest.raises(strategies.StrategyError, match=f"'best' is taken by an alias of {target}"):
+        strategies.register_alias("straights", "best", other)
+    with pytest.raises(strategies.StrategyError, match="registered twice"):
+        strategies.register("straights", "best")(_Player)
+
+
+def test_a_plugin_registering_a_taken_name_fails_in_one_line(tmp_path, monkeypatch):
+    plugin = tmp_path / "clashing_plugin.py"
+    plugin.write_text("import strategies\n\n@strategies.register('euchre', 'simple')\nclass Clash:\n"
+                      "    def choose(self, observation):\n        return None\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+
+    class EntryPoint:
+        def load(self):
+            return __import__("clashing_plugin")
+
+    monkeypatch.setattr(strategies, "_plugins_loaded", False)
+    monkeypatch.setattr(strategies, "entry_points", lambda group: [EntryPoint()])
+    with pytest.raises(strategies.StrategyError, match="'simple' is registered twice: .* and by clashing_plugin.Clash"):
+        strategies.available("euchre")

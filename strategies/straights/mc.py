@@ -44,6 +44,7 @@ which unplayed cards were discarded), and binds it: ``oracle.bind(truth)``.
 
 from __future__ import annotations
 
+import math
 from abc import abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -52,7 +53,6 @@ from typing import Annotated
 import numpy as np
 
 import strategies
-from sim import stats
 from sim.cards import ALL_CARDS_MASK, NUM_CARDS
 from sim.straights import fast, rules
 from sim.straights.observation import DISCARDED, NOT_YET, Observation, positions_to_cards, take_rows
@@ -75,7 +75,8 @@ MAX_SAMPLES = 100_000  # worlds per decision; far past where more stop changing 
 ROUND_POINTS_MEAN = 12.0
 ROUND_POINTS_SD = 14.5
 WIN_CHANCE_SCALE = 1 << 20
-_normal_cdf = np.vectorize(stats.normal_cdf, otypes=[float])
+# Φ, the standard normal distribution function, elementwise (strategies do not import the pipeline's sim.stats).
+_normal_cdf = np.vectorize(lambda x: 0.5 * math.erfc(-x / math.sqrt(2.0)), otypes=[float])
 
 
 @dataclass(frozen=True)
