@@ -134,3 +134,10 @@ def legal_mask_of(actions: Iterable[int], num_actions: int) -> np.ndarray:
     mask = np.zeros((1, num_actions), dtype=bool)
     mask[0, list(actions)] = True
     return mask
+
+
+def pair(values: Iterable[int]) -> tuple[int, int]:
+    """``values`` as a 2-tuple: a number per seat of a two-player game, or per team of a partnership
+    game, as its events and scores keep them. ``ValueError`` unless there are exactly two."""
+    first, second = values
+    return first, second

@@ -48,7 +48,7 @@ class BlockDealer:
         picks >>= 32
         return _shuffled_packs(self.pack, picks)
 
-    def deals_at(self, seed: int, indexes: np.ndarray, stream: Sequence[int] = ()) -> np.ndarray:
+    def deals_at(self, seed: int, indexes: np.ndarray | Sequence[int], stream: Sequence[int] = ()) -> np.ndarray:
         """(n, pack size) the deals at these indexes, in their order (cheapest when they share blocks)."""
         indexes = np.asarray(indexes, dtype=np.int64).reshape(-1)
         if indexes.size and indexes.min() < 0:

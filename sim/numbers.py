@@ -36,7 +36,7 @@ def shown(text: str) -> str:
     return repr(text[:_SHOWN_CHARACTERS] + "...") + f" ({len(text)} characters)"
 
 
-def _range_words(low: int | None, high: int | None) -> str:
+def _range_words(low: float | None, high: float | None) -> str:
     if low is not None and high is not None:
         return f"from {low} to {high}"
     if low is not None:

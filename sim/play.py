@@ -10,13 +10,17 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Sequence
+from typing import TypeVar
+
 import numpy as np
 
 from sim.api import NewGame, NewState, State, Strategy
 from sim.games import DealSource, GamesResult, PlayGames, PlayRounds, RoundsResult
 
+S = TypeVar("S", bound=State)
 
-def play_out(state: State, strategies: Sequence[Strategy]) -> State:
+
+def play_out(state: S, strategies: Sequence[Strategy]) -> S:
     """Play ``state`` to its end, ``strategies[seat]`` choosing for each seat; returns it."""
     while not state.is_over:
         state.apply(int(strategies[state.current_player].choose(state.observe())[0]))
@@ -48,12 +52,16 @@ def games_player(new_game: NewGame, num_seats: int) -> PlayGames:
                 rounds_dealt[round_number] = deal_source(game_ids, round_number)
             return rounds_dealt[round_number][row]
 
+        def dealer_of(row: int) -> Callable[[], Sequence[int]]:
+            """``next_deal`` of the game in ``row``: its rounds 0, 1, 2, ... in turn."""
+            rounds_of_game = itertools.count()
+            return lambda: deal(row, next(rounds_of_game))
+
         scores = np.zeros((len(game_ids), num_seats), dtype=np.int64)
         rounds = np.zeros(len(game_ids), dtype=np.int64)
         winners = np.zeros((len(game_ids), num_seats), dtype=bool)
         for row, game_id in enumerate(game_ids.tolist()):
-            rounds_of_game = itertools.count()
-            state = play_out(new_game(lambda: deal(row, next(rounds_of_game)), game_id), strategies)
+            state = play_out(new_game(dealer_of(row), game_id), strategies)
             scores[row], rounds[row] = state.points(), state.rounds_played
             winners[row, list(state.winning_seats())] = True
         return GamesResult(scores, rounds, winners)

@@ -47,7 +47,8 @@ def format_summary(plan, summary: pd.DataFrame, paired: pd.DataFrame) -> str:
         lines.append("(W-D-L: games won, shared with another side (drawn), lost; score counts a draw half, "
                      "win rate counts it won)")
     if has_partnerships(game):
-        lines.append(f"(partners share their points: each {one_unit} counts once per partnership, in the counts and the intervals)")
+        lines.append(f"(partners share their points: each {one_unit} counts once per partnership, "
+                     "in the counts and the intervals)")
     if plan.duplicate and len(paired):
         better = "negative: a scores fewer points" if game.lower_is_better else "positive: a scores more"
         lines += ["", f"Paired per-{one_unit} differences (a - b; {better}, which is better):"]

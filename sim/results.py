@@ -147,6 +147,7 @@ def newest_run(results: str | os.PathLike[str], game: str | None = None, games: 
         if game in (None, plan.get("game")) and games in (None, bool(plan.get("games"))):
             runs.append((summary.stat().st_mtime, store))
     if not runs:
-        kind = " ".join(filter(None, [game, {True: "whole-games", False: "per-round"}.get(games), "tournament"]))
+        games_word: dict[bool | None, str] = {True: "whole-games", False: "per-round"}
+        kind = " ".join(filter(None, [game, games_word.get(games), "tournament"]))
         raise ResultsError(f"no {kind} results under {results}: run `cardsim tournament` first")
     return max(runs, key=lambda run: run[0])[1]

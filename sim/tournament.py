@@ -24,9 +24,11 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+
 import strategies as strategy_registry
 from sim import games, seating, stats
 from sim.console import progress_bar
+from sim.games import Game
 from sim.results import RunStore
 from sim.workers import exit_with_parent
 
@@ -62,7 +64,7 @@ class Plan:
             most = MAX_CHUNK_GAMES if self.games else MAX_CHUNK_DEALS
             object.__setattr__(self, "chunk_size", min(most, max(MIN_CHUNK, math.ceil(self.rounds / TARGET_CHUNKS))))
 
-    def validate(self) -> games.Game:
+    def validate(self) -> Game:
         """The plan's game, after checking that everything the plan names exists."""
         game = games.load(self.game)
         if len(self.players) != game.num_seats:
@@ -93,7 +95,7 @@ class Plan:
         start = index * self.chunk_size
         return start, min(start + self.chunk_size, self.rounds)
 
-    def seatings(self, game: games.Game) -> tuple[seating.Seating, ...]:
+    def seatings(self, game: Game) -> tuple[seating.Seating, ...]:
         return game.duplicate_seatings if self.duplicate else seating.fixed(game.num_seats)
 
     @property
@@ -117,26 +119,31 @@ def play_chunk(plan: Plan, index: int) -> ChunkResult:
     ids = np.arange(start, stop, dtype=np.int64)
     built = {spec: strategy_registry.get(plan.game, spec) for spec in plan.strategy_names}
     seatings = plan.seatings(game)
-    outcome = []  # per seating: (points (B, seats), rounds (B,) or None, winners (B, seats) or None)
+    # Per seating: points (B, seats); for whole games also rounds (B,) and winners (B, seats).
+    seating_points: list[np.ndarray] = []
+    seating_rounds: list[np.ndarray] = []
+    seating_winners: list[np.ndarray] = []
     if plan.games:
         deal_source = games.game_deal_source(game, plan.seed)
         for seats in seatings:
-            result = game.play_games[plan.engine](ids, deal_source, [built[plan.players[p]] for p in seats])
-            outcome.append((result.scores, result.rounds, result.winners))
+            played = game.play_games[plan.engine](ids, deal_source, [built[plan.players[p]] for p in seats])
+            seating_points.append(played.scores)
+            seating_rounds.append(played.rounds)
+            seating_winners.append(played.winners)
     else:
         deals = game.deals(plan.seed, start, stop - start)
         for seats in seatings:
-            result = game.play_rounds[plan.engine](deals, [built[plan.players[p]] for p in seats], ids)
-            outcome.append((result.points, None, None))
-    points = np.stack([o[0] for o in outcome])  # (seatings, B, seats)
-    rounds = np.stack([o[1] for o in outcome]) if plan.games else None
-    winners = np.stack([o[2] for o in outcome]) if plan.games else None
+            dealt = game.play_rounds[plan.engine](deals, [built[plan.players[p]] for p in seats], ids)
+            seating_points.append(dealt.points)
+    points = np.stack(seating_points)  # (seatings, B, seats)
+    rounds = np.stack(seating_rounds) if plan.games else None
+    winners = np.stack(seating_winners) if plan.games else None
     aggregates = summarize_chunk(plan, game, points, rounds, winners)
     rows = chunk_rows(plan, seatings, ids, points, rounds, winners) if plan.keep_rounds else None
     return ChunkResult(index, stop - start, aggregates, rows)
 
 
-def _counted_seats(plan: Plan, game: games.Game, seatings) -> dict[str, np.ndarray]:
+def _counted_seats(plan: Plan, game: Game, seatings) -> dict[str, np.ndarray]:
     """Per strategy, a bool (seatings, seats) mask of the seats whose results count: in each seating,
     the first seat it holds in each team it sits in.
 
@@ -174,7 +181,7 @@ def game_outcomes(winners: np.ndarray, teams: tuple[int, ...]) -> np.ndarray:
     return np.where(winners, np.where(shared, DRAW, WIN), LOSS).astype(np.int8)
 
 
-def summarize_chunk(plan: Plan, game: games.Game, points, rounds, winners) -> dict[str, Any]:
+def summarize_chunk(plan: Plan, game: Game, points, rounds, winners) -> dict[str, Any]:
     """Additive aggregates of one chunk: everything the summary and the plots need.
 
     A strategy's counts (``n``, ``games``, ``wins``, ``draws``, ``losses``, ``fewest``, the histogram)
@@ -194,7 +201,7 @@ def summarize_chunk(plan: Plan, game: games.Game, points, rounds, winners) -> di
         entry = _moments(chosen)
         entry["fewest"] = int(fewest[np.broadcast_to(mask[:, None, :], fewest.shape)].sum())
         entry["histogram"] = np.bincount(points[np.broadcast_to(mask[:, None, :], points.shape)].astype(np.int64)).tolist()
-        if plan.games:
+        if outcomes is not None:  # plan.games
             counted = np.broadcast_to(mask[:, None, :], winners.shape)
             entry["games"] = entry["n"]
             entry["wins"] = int((outcomes == WIN)[counted].sum())

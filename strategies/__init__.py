@@ -180,9 +180,9 @@ def _convert(value: str, default: Any, limit: Between | OneOf | None) -> Any:
             raise ValueError(f"{shown(value)} is not true or false")
         return value.lower() in ("true", "1", "yes")
     if isinstance(default, int):
-        if low is None:
-            low, high = -DEFAULT_INT_LIMIT, DEFAULT_INT_LIMIT
-        return parse_int(value, int(low), int(high))
+        if isinstance(limit, Between):
+            return parse_int(value, int(limit.low), int(limit.high))
+        return parse_int(value, -DEFAULT_INT_LIMIT, DEFAULT_INT_LIMIT)
     if isinstance(default, float):
         return parse_float(value, low, high)
     if isinstance(limit, OneOf) and value not in limit.choices:
@@ -204,6 +204,7 @@ def get(game: str, spec: str) -> Strategy:
             settings[key] = _convert(value, defaults[key], limits.get(key))
         except (NumberError, ValueError) as error:
             raise StrategyError(f"bad value for {key} of {registration.name}: {error}") from None
-    strategy = registration.factory(**settings)
+    # The spec labels the object for messages (read back with getattr): the Strategy protocol has no name.
+    strategy: Any = registration.factory(**settings)
     strategy.name = spec.strip()
     return strategy

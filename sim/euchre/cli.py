@@ -9,17 +9,15 @@ status 0, and a pack file that is not exactly the 24 distinct cards gets a clear
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TextIO
 
 import numpy as np
 
 import strategies
-from sim.console import run_program
-from sim.files import CannotOpen, UnreadableFile, read_bounded
-from sim.numbers import NumberError, parse_int
 from sim.cards import SUIT_NAMES, suit_of
+from sim.console import run_program
 from sim.euchre import rules
 from sim.euchre.engine import (
     Event,
@@ -36,6 +34,8 @@ from sim.euchre.engine import (
     TrickTaken,
 )
 from sim.euchre.observation import PASS, Phase, order_up
+from sim.files import CannotOpen, UnreadableFile, read_bounded
+from sim.numbers import NumberError, parse_int
 
 USAGE = (
     "Usage: euchre.exe PACK_FILENAME [shuffle|noshuffle] "
@@ -153,11 +153,11 @@ class Program:
         self.settings = settings
         self.names = settings.names
         self.game = Game(SpecPack(pack, settings.shuffle), settings.points_to_win)
-        self.bots = {
-            seat: strategies.get("euchre", computer or PLAYER_TYPES[kind])
-            for seat, kind in enumerate(settings.types)
-            if PLAYER_TYPES[kind] is not None
-        }
+        self.bots: dict[int, strategies.Strategy] = {}
+        for seat, kind in enumerate(settings.types):
+            strategy_name = PLAYER_TYPES[kind]
+            if strategy_name is not None:  # not a Human
+                self.bots[seat] = strategies.get("euchre", computer or strategy_name)
         self.out = stdout
         self.words = self._input_words(stdin)
 
@@ -193,7 +193,7 @@ class Program:
 
     def human_action(self, seat: int) -> int:
         """Show the Human's hand, prompt, and read until the answer is a legal action."""
-        hand = self.game.hand
+        hand = self.game.live_hand()
         if hand.phase == Phase.MAKING:
             return self.ask(seat, rules.sorted_hand(hand.hands[seat]), 'please enter a suit, or "pass"',
                             self.making_choice)
@@ -203,7 +203,14 @@ class Program:
                             extra_line=f"Discard upcard: [{UPCARD_CHOICE}]")
         return self.ask(seat, rules.sorted_hand(hand.hands[seat]), "please select a card", self.play_choice)
 
-    def ask(self, seat: int, shown: list[int], question: str, interpret, extra_line: str | None = None) -> int:
+    def ask(
+        self,
+        seat: int,
+        shown: list[int],
+        question: str,
+        interpret: Callable[[str, list[int]], int | str],
+        extra_line: str | None = None,
+    ) -> int:
         """Print ``shown`` as the Human's hand and the prompt; ``interpret(answer, shown)`` returns
         an action or a line saying why the answer is refused."""
         name = self.names[seat]
@@ -215,7 +222,7 @@ class Program:
         return choice
 
     def making_choice(self, answer: str, shown: list[int]) -> int | str:
-        hand = self.game.hand
+        hand = self.game.live_hand()
         legal = hand.legal_actions()
         rejected = SUIT_NAMES[suit_of(hand.upcard)]
         if answer == "pass":
@@ -234,13 +241,13 @@ class Program:
         index = parse_index(answer, UPCARD_CHOICE, len(shown) - 1)
         if index is None:
             return f"Enter {UPCARD_CHOICE} to discard the upcard or a card number from 0 to {len(shown) - 1}."
-        return self.game.hand.upcard if index == UPCARD_CHOICE else shown[index]
+        return self.game.live_hand().upcard if index == UPCARD_CHOICE else shown[index]
 
     def play_choice(self, answer: str, shown: list[int]) -> int | str:
         index = parse_index(answer, 0, len(shown) - 1)
         if index is None:
             return f"Enter a card number from 0 to {len(shown) - 1}."
-        hand = self.game.hand
+        hand = self.game.live_hand()
         if shown[index] not in hand.legal_actions():
             led_suit = rules.effective_suit(hand.trick[0], hand.trump)
             return f"You must follow suit: play a {SUIT_NAMES[led_suit]} card (the left bower counts as trump)."

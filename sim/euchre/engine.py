@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sim.api import IllegalAction, round_id
+from sim.api import IllegalAction, pair, round_id
 from sim.cards import suit_of
 from sim.euchre import rules
 from sim.euchre.observation import NONE, PASS, Observation, Phase, order_up, ordered_suit
@@ -210,7 +210,7 @@ class Hand:
         self.leader, self.trick = winner, []
         if len(self.played) == rules.NUM_PLAYERS * rules.TRICKS_PER_HAND:
             self.phase = Phase.OVER
-            events.append(HandEnded(*self.result(), tuple(self.tricks_won)))
+            events.append(HandEnded(*self.result(), pair(self.tricks_won)))
         return events
 
     def result(self) -> tuple[int, int, str]:
@@ -231,7 +231,7 @@ class Hand:
     def team_points(self) -> tuple[int, int]:
         """Points each team scored in the finished hand."""
         winners, points, _ = self.result()
-        return tuple(points if team == winners else 0 for team in range(rules.NUM_TEAMS))
+        return pair(points if team == winners else 0 for team in range(rules.NUM_TEAMS))
 
     def observe(self) -> Observation:
         """The current player's observation, as a batch of one."""
@@ -304,20 +304,21 @@ class Game:
     def is_over(self) -> bool:
         return self.winners is not None
 
-    def _live_hand(self) -> Hand:
+    def live_hand(self) -> Hand:
+        """The hand being played; ``IllegalAction`` before the first deal and once the game is over."""
         if self.hand is None or self.is_over:
             raise IllegalAction("the game has not started or is over")
         return self.hand
 
     @property
     def current_player(self) -> int:
-        return self._live_hand().current_player
+        return self.live_hand().current_player
 
     def legal_actions(self) -> tuple[int, ...]:
-        return () if self.is_over else self._live_hand().legal_actions()
+        return () if self.is_over else self.live_hand().legal_actions()
 
     def observe(self) -> Observation:
-        return self._live_hand().observe()
+        return self.live_hand().observe()
 
     @property
     def rounds_played(self) -> int:
@@ -341,13 +342,14 @@ class Game:
 
     def apply(self, action: int) -> list[Event]:
         """Take the current player's action; at a hand's end score it and deal the next or end the game."""
-        current = self._live_hand()
+        current = self.live_hand()
         events = current.apply(action)
         if not current.is_over:
             return events
-        self.scores = tuple(old + gained for old, gained in zip(self.scores, current.team_points()))
+        self.scores = pair(old + gained for old, gained in zip(self.scores, current.team_points()))
         self.hands_played += 1
         events.append(ScoresChanged(self.scores))
-        self.winners = rules.game_winner(self.scores, self.points_to_win)
-        events.append(GameEnded(self.winners, self.scores) if self.is_over else self._deal())
+        winners = rules.game_winner(self.scores, self.points_to_win)
+        self.winners = winners
+        events.append(GameEnded(winners, self.scores) if winners is not None else self._deal())
         return events

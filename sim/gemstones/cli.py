@@ -19,13 +19,22 @@ import numpy as np
 
 import strategies
 from sim.console import run_program, seed_argument
-from sim.numbers import NumberError, clipped, parse_int
 from sim.gemstones import rules, savefile
 from sim.gemstones.engine import (
-    NUM_PLAYERS, BoughtThirdChain, Chained, Discarded, Drew, Event, GameEnded, Sold, State, TradeAreaFilled,
+    NUM_PLAYERS,
+    BoughtThirdChain,
+    Chained,
+    Discarded,
+    Drew,
+    Event,
+    GameEnded,
+    Sold,
+    State,
+    TradeAreaFilled,
     TurnStarted,
 )
 from sim.gemstones.observation import BUY, CHAIN, DISCARD, PASS, PLAY, SELL, Phase
+from sim.numbers import NumberError, clipped, parse_int
 
 PROMPT = "> "
 HUMAN = savefile.HUMAN
@@ -115,6 +124,13 @@ class Program:
         self.saved: savefile.SavedGame | None = None
         self.computers: dict[int, strategies.Strategy] = {}
 
+    @property
+    def current_game(self) -> savefile.SavedGame:
+        """The game being played: ``start`` (or ``main``'s ``--load``) sets it up before play."""
+        if self.saved is None:
+            raise RuntimeError("internal error: no game has been set up")
+        return self.saved
+
     def write(self, lines: list[str]) -> None:
         self.out.write("".join(line + "\n" for line in lines))
 
@@ -183,7 +199,7 @@ class Program:
     # -- playing -------------------------------------------------------------------------------
 
     def play(self, events: list[Event]) -> None:
-        saved = self.saved
+        saved = self.current_game
         state = saved.state
         self.report(events)
         turn_start = True  # a new or loaded game waits at the start of a turn
@@ -208,7 +224,7 @@ class Program:
 
     def report(self, events: list[Event]) -> None:
         for event in events:
-            self.write(event_lines(event, self.saved.names))
+            self.write(event_lines(event, self.current_game.names))
 
     def offer_pause(self) -> None:
         if not self.ask_yes_no("Pause the game here and save it to a file? (y/n)"):
@@ -216,7 +232,7 @@ class Program:
         while True:
             path = self.ask("Save to which file?")
             try:
-                savefile.save(path, self.saved)
+                savefile.save(path, self.current_game)
             except OSError as error:
                 self.write([f"Could not save to {path}: {error.strerror or error}."])
             else:
@@ -225,14 +241,14 @@ class Program:
 
     def ask_buy(self) -> None:
         """Offer the third chain, at the start of a human's turn when they can pay for it."""
-        state = self.saved.state
+        state = self.current_game.state
         seat, cost = state.current_player, state.variants.third_chain_cost
         wanted = self.ask_yes_no(f"Buy a third chain for {cost} coins? You have {state.coins[seat]}. (y/n)")
         self.report(state.apply(BUY if wanted else PASS))
 
     def ask_action(self) -> int:
         """Ask the human to move for the current decision; returns a legal action."""
-        state = self.saved.state
+        state = self.current_game.state
         seat = state.current_player
         phase = state.phase
         if phase == Phase.PLAY_SECOND:
@@ -245,10 +261,10 @@ class Program:
         return self.ask_sale()
 
     def ask_chain(self, phase: Phase) -> int:
-        state = self.saved.state
+        state = self.current_game.state
         stones = sorted(set(state.trade_area))
         choices = ", ".join(rules.LETTERS[stone] for stone in stones)
-        opponent = self.saved.names[1 - state.current_player]
+        opponent = self.current_game.names[1 - state.current_player]
         where = f"Offer from {opponent}" if phase == Phase.OFFER else "Trade area"
         rest = "discard the rest" if phase == Phase.OFFER else f"leave the rest for {opponent}"
         question = (f"{where}: {rules.format_cards(state.trade_area)}. "
@@ -267,7 +283,8 @@ class Program:
             self.write([f"There is no {rules.STONES[stone]} in the trade area."])
 
     def ask_discard(self) -> int:
-        hand = self.saved.state.hands[self.saved.state.current_player]
+        state = self.current_game.state
+        hand = state.hands[state.current_player]
         numbered = " ".join(f"{position}:{rules.LETTERS[stone]}" for position, stone in enumerate(hand, 1))
         question = f"Discard a card? Hand: {numbered}. Type its position (1-{len(hand)}), or n to keep them all."
         while True:
@@ -283,15 +300,17 @@ class Program:
                 self.write([f"Position {clipped(answer)} is out of range (1-{len(hand)})."])
 
     def ask_sale(self) -> int:
-        state = self.saved.state
+        state = self.current_game.state
         slots = state.slots[state.current_player]
         sellable = [action - SELL for action in state.legal_actions()]
+        chains = {slot: rules.chain_at(slots, slot) for slot in sellable}
         options = ", ".join(
-            f"{slot + 1}: {rules.STONES[slots[slot][0]]} ({amount(slots[slot][1], 'card')}, "
-            f"{amount(rules.chain_value(*slots[slot]), 'coin')})"
-            for slot in sellable
+            f"{slot + 1}: {rules.STONES[stone]} ({amount(length, 'card')}, "
+            f"{amount(rules.chain_value(stone, length), 'coin')})"
+            for slot, (stone, length) in chains.items()
         )
-        question = (f"No chain or free slot for {rules.LETTERS[state.pending]}: a chain must be sold. "
+        pending, _ = state.waiting_sale()
+        question = (f"No chain or free slot for {rules.LETTERS[pending]}: a chain must be sold. "
                     f"Type its number ({options}).")
         while True:
             answer = self.ask(question)

@@ -17,10 +17,20 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sim.api import IllegalAction, legal_mask_of
+from sim.api import IllegalAction, legal_mask_of, pair
 from sim.gemstones import rules
 from sim.gemstones.observation import (
-    BUY, CHAIN, DISCARD, NONE, NUM_ACTIONS, PASS, PLAY, SELL, Observation, Phase, describe,
+    BUY,
+    CHAIN,
+    DISCARD,
+    NONE,
+    NUM_ACTIONS,
+    PASS,
+    PLAY,
+    SELL,
+    Observation,
+    Phase,
+    describe,
 )
 
 NUM_PLAYERS = 2
@@ -140,7 +150,9 @@ class State:
     history: list[int] = field(default_factory=list)  # actions applied to this object
 
     @classmethod
-    def new(cls, deal: Sequence[int], variants: Variants = Variants(), game_id: int = 0) -> tuple[State, list[Event]]:
+    def new(
+        cls, deal: Sequence[int] | np.ndarray, variants: Variants = Variants(), game_id: int = 0
+    ) -> tuple[State, list[Event]]:
         """A new game from a shuffled deck (top last): five cards each, one at a time, seat 0 first,
         then seat 0's first turn begins. Returns the state and the events of that beginning."""
         deck = [int(stone) for stone in deal]
@@ -353,7 +365,7 @@ class State:
                     if chain is not None:
                         self._sell(seat, slot, events)
         self.phase = Phase.OVER
-        events.append(GameEnded(tuple(self.coins), winner_of(self.coins)))
+        events.append(GameEnded(pair(self.coins), winner_of(self.coins)))
 
     def _draw_to_hand(self, count: int, events: list[Event]) -> None:
         drawn = tuple(self.deck.pop() for _ in range(min(count, len(self.deck))))
@@ -381,14 +393,20 @@ class State:
         events.append(Chained(seat, stone, slot, source))
         self._after_placing(step)(events)
 
+    def waiting_sale(self) -> tuple[int, Phase]:
+        """In ``Phase.SELL``: the card waiting for the sale and the step the sale interrupted."""
+        if self.pending is None or self.resume is None:
+            raise IllegalAction(f"no sale is due in {self.phase.name}")
+        return self.pending, self.resume
+
     def _apply_sell(self, slot: int, events: list[Event]) -> None:
-        seat, stone, step = self.current_player, self.pending, self.resume
+        seat, (stone, step) = self.current_player, self.waiting_sale()
         self._sell(seat, slot, events)
         self.pending = self.resume = None
         self._place(stone, "hand" if step in (Phase.PLAY_FIRST, Phase.PLAY_SECOND) else step.name.lower(), step, events)
 
     def _sell(self, seat: int, slot: int, events: list[Event]) -> None:
-        stone, length = self.slots[seat][slot]
+        stone, length = rules.chain_at(self.slots[seat], slot)
         self.slots[seat], coins = rules.sell(self.slots[seat], slot)
         self.coins[seat] += coins
         kept_out = {"removed": length, "discard": 0, "bohnanza": coins}[self.variants.sold_cards]

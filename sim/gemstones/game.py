@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from sim import seating
+from sim.api import round_id
 from sim.dealing import BlockDealer
 from sim.games import Game
 from sim.gemstones import rules
@@ -27,8 +28,8 @@ def new_state(deal: Sequence[int], round_id: int) -> State:
 
 
 def new_game(next_deal: Callable[[], Sequence[int]], game_id: int) -> State:
-    """A whole game, dealt once by ``next_deal``."""
-    return new_state(next_deal(), game_id)
+    """A whole game, dealt once by ``next_deal``: its one round is numbered ``round_id(game_id, 0)``."""
+    return new_state(next_deal(), round_id(game_id, 0))
 
 
 GAME = Game(

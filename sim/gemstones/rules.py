@@ -75,12 +75,20 @@ def slot_for(slots: Slots, stone: int) -> int | None:
     return None
 
 
+def chain_at(slots: Slots, slot: int) -> Chain:
+    """The chain in ``slot``; ``ValueError`` if the slot is empty."""
+    chain = slots[slot]
+    if chain is None:
+        raise ValueError(f"slot {slot} holds no chain")
+    return chain
+
+
 def sellable_slots(slots: Slots, bean_protection: bool = False) -> tuple[int, ...]:
     """The slots a forced sale may empty: any chain; with bean protection, no 1-card chain while a longer one exists."""
-    filled = tuple(slot for slot, chain in enumerate(slots) if chain is not None)
-    if bean_protection and any(slots[slot][1] >= 2 for slot in filled):
-        return tuple(slot for slot in filled if slots[slot][1] >= 2)
-    return filled
+    lengths = {slot: chain[1] for slot, chain in enumerate(slots) if chain is not None}  # of the filled slots
+    if bean_protection and any(length >= 2 for length in lengths.values()):
+        return tuple(slot for slot, length in lengths.items() if length >= 2)
+    return tuple(lengths)
 
 
 def add_to_slot(slots: Slots, slot: int, stone: int) -> Slots:
@@ -92,7 +100,7 @@ def add_to_slot(slots: Slots, slot: int, stone: int) -> Slots:
 
 def sell(slots: Slots, slot: int) -> tuple[Slots, int]:
     """The slots with the chain in ``slot`` sold, and the coins it brings."""
-    stone, length = slots[slot]
+    stone, length = chain_at(slots, slot)
     return slots[:slot] + (None,) + slots[slot + 1:], chain_value(stone, length)
 
 

@@ -28,20 +28,22 @@ last), a chain slot as its letters or ``-`` when empty. Every field is required 
 The whole state is saved, not a replay, so a hand-edited file must itself describe a possible game:
 the load checks the letters, that the 104 cards are all there, one chain per stone, the number of
 slots, the coins and the phase against the cards.
-"""
+"""  # noqa: E501 -- the example's variants line is one line of the file
 
 from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, fields
+from typing import Any
 
 import strategies
 from sim.files import UnreadableFile, atomic_write_bytes, read_bounded
-from sim.numbers import NumberError, parse_int, shown
 from sim.gemstones import rules
 from sim.gemstones.engine import NUM_PLAYERS, State, Variants
 from sim.gemstones.observation import Phase
+from sim.numbers import NumberError, parse_int, shown
 
 HEADER = "cardsim-gemstones-save"
 VERSION = 1
@@ -51,7 +53,7 @@ MAX_COUNT = 10**9  # turns, steps, coins: far beyond any real game, small enough
 GAME_ID_RANGE = (0, 2**63 - 1)  # numpy SeedSequence entropy is non-negative
 HUMAN = "human"
 RESUMABLE = (Phase.OFFER, Phase.PLAY_FIRST, Phase.PLAY_SECOND, Phase.TRADE)
-NAME_PATTERN = re.compile(r"[^\s]{1,%d}" % MAX_NAME_LENGTH)
+NAME_PATTERN = re.compile(rf"[^\s]{{1,{MAX_NAME_LENGTH}}}")
 VARIANT_INT_RANGE = (-MAX_COUNT, MAX_COUNT)  # Variants checks its own narrower ranges
 
 
@@ -182,14 +184,17 @@ def _cards(found: dict[str, list[str]], key: str) -> list[int]:
     return [_stone(letter, key) for letter in found[key]]
 
 
-def _phase(found: dict[str, list[str]], key: str, allowed) -> Phase | None:
+def _phase(found: dict[str, list[str]], key: str, allowed: Iterable[Phase]) -> Phase:
     text = _single(found, key)
-    if text == "-" and None in allowed:
-        return None
-    names = {phase.name: phase for phase in allowed if phase is not None}
+    names = {phase.name: phase for phase in allowed}
     if text not in names:
         raise SaveFileError(f"field {key!r} must be one of {', '.join(names)}")
     return names[text]
+
+
+def _optional_phase(found: dict[str, list[str]], key: str, allowed: Iterable[Phase]) -> Phase | None:
+    """``-`` (None) or one of ``allowed``."""
+    return None if _single(found, key) == "-" else _phase(found, key, allowed)
 
 
 VARIANT_NAMES = tuple(item.name for item in fields(Variants))
@@ -197,7 +202,7 @@ VARIANT_NAMES = tuple(item.name for item in fields(Variants))
 
 def _variants(words: list[str]) -> Variants:
     defaults = Variants()
-    settings: dict[str, object] = {}
+    settings: dict[str, Any] = {}  # each value of its field's type, as checked below
     for word in words:
         name, equals, value = word.partition("=")
         if not equals or name not in VARIANT_NAMES or name in settings:
@@ -272,7 +277,7 @@ def from_text(text: str) -> SavedGame:
         current_player=_integer(found, "to_move", 1, NUM_PLAYERS) - 1,
         phase=_phase(found, "phase", [phase for phase in Phase if phase != Phase.OVER]),
         pending=None if _single(found, "pending") == "-" else _stone(_single(found, "pending"), "pending"),
-        resume=_phase(found, "resume", [None, *RESUMABLE]),
+        resume=_optional_phase(found, "resume", RESUMABLE),
         turn=_integer(found, "turn", 1, MAX_COUNT),
         step=_integer(found, "step", 0, MAX_COUNT),
     )
@@ -297,7 +302,7 @@ def _check_phase(state: State) -> None:
     selling = state.phase == Phase.SELL
     if selling != (state.pending is not None) or selling != (state.resume is not None):
         raise SaveFileError("fields 'pending' and 'resume' are set exactly when the phase is SELL")
-    if selling and rules.slot_for(state.slots[seat], state.pending) is not None:
+    if state.pending is not None and rules.slot_for(state.slots[seat], state.pending) is not None:  # when selling
         raise SaveFileError("field 'pending': that card fits a chain, so no sale is due")
     step = state.resume if selling else state.phase
     if step in (Phase.PLAY_FIRST, Phase.PLAY_SECOND, Phase.DISCARD) and state.trade_area:

@@ -23,9 +23,11 @@ from sim.ginrummy import rules
 from sim.ginrummy.engine import (
     Arranger,
     Discarded,
+    Drew,
     Event,
     Game,
     GameEnded,
+    Hand,
     HandEnded,
     HandVoid,
     Knocked,
@@ -73,7 +75,7 @@ def capitalized(text: str) -> str:
     return text[0].upper() + text[1:]
 
 
-def melds_text(melds) -> str:
+def melds_text(melds: Iterable[Iterable[int]]) -> str:
     return " ".join(f"[{format_cards(meld)}]" for meld in melds) or "none"
 
 
@@ -103,10 +105,25 @@ class Program:
             raise EndOfInput from None
 
     @property
+    def current_game(self) -> Game:
+        """The game being played: ``run`` starts one before it reads the first command."""
+        if self.game is None:
+            raise RuntimeError("internal error: no game has been started")
+        return self.game
+
+    @property
+    def current_hand(self) -> Hand:
+        """The hand dealt last: the commands that use it are offered only once a hand is dealt."""
+        hand = self.current_game.hand
+        if hand is None:
+            raise RuntimeError("internal error: no hand has been dealt")
+        return hand
+
+    @property
     def command_set(self) -> str:
         if self.game is None or not self.game.in_hand:
             return BETWEEN
-        return DRAWING if self.game.hand.phase == Phase.DRAW else DISCARDING
+        return DRAWING if self.current_hand.phase == Phase.DRAW else DISCARDING
 
     def prompt(self) -> str:
         name = self.command_set
@@ -161,13 +178,14 @@ class Program:
 
     def points(self, arguments: list[str]) -> None:
         no_arguments("P", arguments)
-        game = self.game
+        game = self.current_game
         lines = [
-            f"Points toward {game.target}: you {game.points_toward_target[YOU]}, the computer {game.points_toward_target[COMPUTER]}.",
+            f"Points toward {game.target}: you {game.points_toward_target[YOU]}, "
+            f"the computer {game.points_toward_target[COMPUTER]}.",
             f"Hands won (20-point box bonus each, not counted toward {game.target}): "
             f"you {game.hands_won[YOU]}, the computer {game.hands_won[COMPUTER]}.",
         ]
-        if game.is_over:
+        if game.winner is not None:  # the game is over
             final = rules.final_scores(game.points_toward_target, game.hands_won, game.winner)
             lines.append(f"Game won by {seat_name(game.winner)}; totals with bonuses: "
                          f"you {final[YOU]}, the computer {final[COMPUTER]}.")
@@ -180,8 +198,9 @@ class Program:
     def new_game(self) -> None:
         first_dealer = self.rng.randrange(2)
         arrangers = (self.user_melds, computer_arranger(self.computer))
-        self.game = Game(lambda: self.rng.sample(range(52), 52), first_dealer, arrangers=arrangers)
-        self.say(f"New game to {self.game.target} points: {seat_name(first_dealer)} deal{'s' * first_dealer} first."
+        game = Game(lambda: self.rng.sample(range(52), 52), first_dealer, arrangers=arrangers)
+        self.game = game
+        self.say(f"New game to {game.target} points: {seat_name(first_dealer)} deal{'s' * first_dealer} first."
                  " Type D to deal, H for help.")
 
     def start_game(self, arguments: list[str]) -> None:
@@ -190,23 +209,24 @@ class Program:
 
     def deal(self, arguments: list[str]) -> None:
         no_arguments("D", arguments)
-        self.game.deal()
-        hand = self.game.hand
+        self.current_game.deal()
+        hand = self.current_hand
         self.letters = dict.fromkeys(cards_in(hand.hands[YOU]), DEFAULT_SET)
         self.arranged = False
         dealer = hand.dealer
-        self.say(f"Hand {self.game.hands_dealt}: {seat_name(dealer)} deal{'s' * dealer}; "
-                 f"{seat_name(1 - dealer)} {'has' if dealer == YOU else 'have'} 11 cards and start{'s' * (dealer == YOU)}.")
+        self.say(f"Hand {self.current_game.hands_dealt}: {seat_name(dealer)} deal{'s' * dealer}; "
+                 f"{seat_name(1 - dealer)} {'has' if dealer == YOU else 'have'} 11 cards "
+                 f"and start{'s' * (dealer == YOU)}.")
         if hand.current_player == COMPUTER:
             self.say("The computer starts with 11 cards and does not draw.")
             self.computer_discard()
-        if self.game.in_hand:
+        if self.current_game.in_hand:
             self.your_turn()
 
     # -------------------------------------------------------------- during a hand
 
     def your_turn(self) -> None:
-        hand = self.game.hand
+        hand = self.current_hand
         top = card_name(hand.top_discard) if hand.top_discard != NONE else "none"
         action = "draw (S stock, T discard pile)" if hand.phase == Phase.DRAW else "discard (D <n>) or knock (K <n>)"
         self.say(f"Your turn to {action}. Stock: {len(hand.stock)} cards. Top of the discard pile: {top}.")
@@ -214,7 +234,7 @@ class Program:
 
     def show_yours(self) -> None:
         self.listing = self.show("Your cards:", self.letters)
-        unmatched = self.unmatched_cards(self.game.hand.hands[YOU])
+        unmatched = self.unmatched_cards(self.current_hand.hands[YOU])
         self.say(f"Unmatched in your sets: {rules.cards_value(unmatched)} points.")
 
     def show(self, title: str, letters: dict[int, str]) -> list[int]:
@@ -229,13 +249,13 @@ class Program:
 
     def peek(self, arguments: list[str]) -> None:
         no_arguments("E", arguments)
-        organization = rules.organize(cards_in(self.game.hand.hands[COMPUTER]))
+        organization = rules.organize(cards_in(self.current_hand.hands[COMPUTER]))
         self.show("The computer's cards:", letters_of(organization))
         self.say(f"Unmatched: {organization.unmatched_value} points.")
 
     def organize(self, arguments: list[str]) -> None:
         no_arguments("O", arguments)
-        self.letters = letters_of(rules.organize(cards_in(self.game.hand.hands[YOU])))
+        self.letters = letters_of(rules.organize(cards_in(self.current_hand.hands[YOU])))
         self.arranged = True
         self.show_yours()
 
@@ -270,7 +290,7 @@ class Program:
         self.user_draw(DRAW_DISCARD)
 
     def user_draw(self, action: int) -> None:
-        (drew,) = self.game.apply(action)
+        drew = drawn(self.current_game.apply(action))
         source = "draw {} from the stock" if drew.from_stock else "take {} from the discard pile"
         # Unarranged, the hand stays the spec's single set a (listed suit-major, organized if the
         # computer knocks). Arranged, the card gets a set of its own: joining one of the user's sets
@@ -283,26 +303,26 @@ class Program:
         if len(arguments) != 1:
             raise BadCommand(f"{command} needs the number of the card to discard, e.g. {command} 3.")
         card = self.listed_card(command, arguments[0])
-        if card == self.game.hand.taken:
+        if card == self.current_hand.taken:
             raise BadCommand(f"You may not discard {card_name(card)}: you just took it from the discard pile.")
         return card
 
     def discard(self, arguments: list[str]) -> None:
         card = self.chosen_throw("D", arguments)
         del self.letters[card]
-        self.report(self.game.apply(card))
-        if self.game.in_hand:
+        self.report(self.current_game.apply(card))
+        if self.current_game.in_hand:
             self.computer_turn()
 
     def knock(self, arguments: list[str]) -> None:
         card = self.chosen_throw("K", arguments)
-        left = self.unmatched_cards(self.game.hand.hands[YOU] & ~(1 << card))
+        left = self.unmatched_cards(self.current_hand.hands[YOU] & ~(1 << card))
         value = rules.cards_value(left)
         if value > rules.KNOCK_LIMIT:
             raise BadCommand(f"You cannot knock: your unmatched cards ({format_cards(left)}) count {value} points, "
                              f"more than {rules.KNOCK_LIMIT}; arrange your sets with A or O.")
         del self.letters[card]
-        self.report(self.game.apply(knock(card)))
+        self.report(self.current_game.apply(knock(card)))
 
     # -------------------------------------------------------------- sets and the computer
 
@@ -316,7 +336,7 @@ class Program:
         """The arranger of the user's cards: the sets that are runs or groups. Laid down as the
         defender with a single set, the hand is organized first, as the O command would."""
         sets = self.user_sets(hand)
-        if len(sets) == 1 and self.game.hand.ended is None and self.game.hand.current_player == COMPUTER:
+        if len(sets) == 1 and self.current_hand.ended is None and self.current_hand.current_player == COMPUTER:
             self.letters = letters_of(rules.organize(cards_in(hand)))
             sets = self.user_sets(hand)
         return [cards for cards in sets if rules.is_meld(cards)]
@@ -325,25 +345,33 @@ class Program:
         return [card for cards in self.user_sets(hand) if not rules.is_meld(cards) for card in cards]
 
     def computer_turn(self) -> None:
-        (drew,) = self.game.apply(self.computer_action())
+        drew = drawn(self.current_game.apply(self.computer_action()))
         self.say("The computer draws from the stock." if drew.from_stock
                  else f"The computer takes {card_name(drew.card)} from the discard pile.")
         self.computer_discard()
-        if self.game.in_hand:
+        if self.current_game.in_hand:
             self.your_turn()
 
     def computer_discard(self) -> None:
-        self.report(self.game.apply(self.computer_action()))
+        self.report(self.current_game.apply(self.computer_action()))
 
     def computer_action(self) -> int:
         """The computer's strategy's action, chosen from its own view of the hand (never the user's cards)."""
-        return int(self.computer.choose(self.game.observe())[0])
+        return int(self.computer.choose(self.current_game.observe())[0])
 
     # -------------------------------------------------------------- results
 
     def report(self, events: list[Event]) -> None:
         for event in events:
-            self.say(*event_lines(event, self.game.target))
+            self.say(*event_lines(event, self.current_game.target))
+
+
+def drawn(events: list[Event]) -> Drew:
+    """The card drawn: a draw's events are one ``Drew``."""
+    match events:
+        case [Drew() as drew]:
+            return drew
+    raise TypeError(f"a draw's events are one Drew event, not {events!r}")
 
 
 def new_set_letter(in_use: Iterable[str]) -> str:
@@ -381,7 +409,8 @@ def no_arguments(command: str, arguments: list[str]) -> None:
 def layout_line(seat: int, shown: Layout) -> str:
     value = rules.cards_value(shown.unmatched)
     owner = "Your" if seat == YOU else "The computer's"
-    return f"{owner} melds: {melds_text(shown.melds)}; unmatched: {format_cards(shown.unmatched) or 'none'} ({value} points)."
+    unmatched = format_cards(shown.unmatched) or "none"
+    return f"{owner} melds: {melds_text(shown.melds)}; unmatched: {unmatched} ({value} points)."
 
 
 def result_lines(ended: HandEnded) -> list[str]:
@@ -425,7 +454,8 @@ def event_lines(event: Event, target: int) -> list[str]:
             return [
                 f"{capitalized(seat_name(winner))} reach{'es' * winner} {points[winner]} and win{'s' * winner} the game"
                 + (" (a shutout)." if shutout else "."),
-                f"Final: you {points[YOU]} + {bonus * (winner == YOU)} game bonus + {won[YOU]} x 20 box = {final[YOU]}; "
+                f"Final: you {points[YOU]} + {bonus * (winner == YOU)} game bonus"
+                f" + {won[YOU]} x 20 box = {final[YOU]}; "
                 f"the computer {points[COMPUTER]} + {bonus * (winner == COMPUTER)} game bonus"
                 f" + {won[COMPUTER]} x 20 box = {final[COMPUTER]}.",
                 "Type S for a new game, or D to play more hands on these points.",

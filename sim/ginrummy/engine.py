@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sim.api import IllegalAction, round_id
+from sim.api import IllegalAction, pair, round_id
 from sim.cards import cards_in, mask_of
 from sim.ginrummy import rules
 from sim.ginrummy.observation import (
@@ -334,7 +334,7 @@ class Game:
         return self.hand is not None and not self.hand.is_over
 
     def _live_hand(self) -> Hand:
-        if not self.in_hand:
+        if self.hand is None or self.hand.is_over:
             raise IllegalAction("no hand is being played")
         return self.hand
 
@@ -383,15 +383,15 @@ class Game:
         if isinstance(current.ended, HandVoid):
             return events
         gained = current.points()
-        self.points_toward_target = tuple(old + new for old, new in zip(self.points_toward_target, gained))
-        self.hands_won = tuple(won + (new > 0) for won, new in zip(self.hands_won, gained))
+        self.points_toward_target = pair(old + new for old, new in zip(self.points_toward_target, gained))
+        self.hands_won = pair(won + (new > 0) for won, new in zip(self.hands_won, gained))
         self.dealer = 1 - self.dealer
         events.append(ScoresChanged(self.points_toward_target, self.hands_won))
         if self.winner is None:
             self.winner = rules.game_winner(self.points_toward_target, self.target)
             if self.winner is None:
                 return events
-            final = rules.final_scores(self.points_toward_target, self.hands_won, self.winner)
+            final = pair(rules.final_scores(self.points_toward_target, self.hands_won, self.winner))
             shutout = self.points_toward_target[1 - self.winner] == 0
             events.append(GameEnded(self.winner, self.points_toward_target, self.hands_won, final, shutout))
         return events

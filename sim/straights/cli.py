@@ -11,12 +11,12 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import TextIO
 
 import strategies
-from sim.console import run_program, seed_argument
 from sim.cards import RANKS, SUIT_NAMES, CardError, card_name, cards_in, format_cards, parse_card, suit_of
+from sim.console import run_program, seed_argument
 from sim.straights import rules, savefile
 from sim.straights.engine import Discarded, Event, Game, GameEnded, Played, RoundEnded, RoundStarted, SpecDeck
 
@@ -38,14 +38,14 @@ def player_name(seat: int) -> str:
     return f"Player{seat + 1}"
 
 
-def card_list(cards) -> str:
+def card_list(cards: Iterable[int]) -> str:
     """A spec card list: every card preceded by one space, nothing when empty."""
     return "".join(" " + card_name(card) for card in cards)
 
 
 def table_lines(game: Game) -> list[str]:
     """The seven lines shown before every turn: the table by suit, the mover's hand and legal plays."""
-    current = game.round
+    current = game.live_round()
     lines = ["Cards on the table:"]
     for suit, suit_name in enumerate(SUIT_NAMES):
         ranks = "".join(" " + RANKS[card % 13] for card in cards_in(current.table) if suit_of(card) == suit)
@@ -136,7 +136,7 @@ class Program:
                 if self.try_card_action(command, argument):
                     return
             elif command == "deck" and not argument:
-                deck = game.round.deck
+                deck = game.live_round().deck
                 rows = [format_cards(deck[i : i + rules.HAND_SIZE]) for i in range(0, len(deck), rules.HAND_SIZE)]
                 self.write("".join(row + "\n" for row in rows))
             elif command == "save" and argument:
@@ -154,7 +154,7 @@ class Program:
 
     def try_card_action(self, command: str, argument: str) -> bool:
         """Carry out ``play``/``discard``; on a refusal print why and return False."""
-        current = self.saved.game.round
+        current = self.saved.game.live_round()
         if not argument:
             self.write(f"{command.capitalize()} which card? For example: {command} 7S\n")
             return False

@@ -104,15 +104,16 @@ class Round:
         return rules.legal_plays(self.hands[self.current_player], self.table)
 
     def legal_actions(self) -> tuple[int, ...]:
-        """The cards the current player may play or, failing any, discard."""
+        """The cards the current player may play or, failing any, discard, ascending (``sim.api``)."""
         if self.is_over:
             return ()
-        return rules.legal_actions(self.hands[self.current_player], self.table)
+        return tuple(sorted(rules.legal_actions(self.hands[self.current_player], self.table)))
 
     def apply(self, card: int) -> list[Event]:
         """Play or discard ``card`` for the current player; returns the one event, in a list."""
         if card not in self.legal_actions():
-            raise IllegalAction(f"{card_name(card)} is not a legal action for player {self.current_player + 1}")
+            what = card_name(card) if 0 <= card < NUM_CARDS else f"action {card}"
+            raise IllegalAction(f"{what} is not a legal action for player {self.current_player + 1}")
         seat = self.current_player
         must_discard = not self.legal_plays()
         self.hands[seat].remove(card)
@@ -224,10 +225,10 @@ class Game:
 
     @property
     def current_player(self) -> int:
-        return self._live_round().current_player
+        return self.live_round().current_player
 
     def legal_actions(self) -> tuple[int, ...]:
-        return () if self.is_over else self._live_round().legal_actions()
+        return () if self.is_over else self.live_round().legal_actions()
 
     def points(self) -> tuple[int, ...]:
         """The game scores: the points of the rounds played so far."""
@@ -244,16 +245,17 @@ class Game:
         return copied
 
     def observe(self) -> Observation:
-        return self._live_round().observe()
+        return self.live_round().observe()
 
-    def _live_round(self) -> Round:
+    def live_round(self) -> Round:
+        """The round being played; ``IllegalAction`` before the first deal and once the game is over."""
         if self.round is None or self.is_over:
             raise IllegalAction("the game has not started or is over")
         return self.round
 
     def apply(self, card: int) -> list[Event]:
         """Take the current player's action; returns it and, at a round's end, what followed."""
-        current = self._live_round()
+        current = self.live_round()
         events: list[Event] = current.apply(card)
         if not current.is_over:
             return events

@@ -31,6 +31,7 @@ import numpy as np
 
 from sim.api import IllegalAction, Strategy, round_ids
 from sim.cards import NUM_CARDS, NUM_RANKS, bits_to_bools, format_cards, make_card
+from sim.games import GamesResult, RoundsResult
 from sim.straights import rules
 from sim.straights.observation import DISCARDED, NOT_YET, Observation, positions_to_cards
 
@@ -56,11 +57,10 @@ DealSource = Callable[[np.ndarray, int], np.ndarray]
 
 
 @dataclass(frozen=True)
-class RoundResults:
-    """What B rounds came to, in the order of the deals."""
+class RoundResults(RoundsResult):
+    """What B rounds came to, in the order of the deals: ``points`` (B, 4) int64, what each seat
+    scored (the sum of its discards), and on request the trace."""
 
-    points: np.ndarray
-    """(B, 4) int64 points each seat scored (the sum of its discards)."""
     actions: np.ndarray | None = None
     """(B, 52) int8 the card taken at each step, when a trace was asked for."""
     discarded: np.ndarray | None = None
@@ -68,15 +68,10 @@ class RoundResults:
 
 
 @dataclass(frozen=True)
-class GameResults:
-    """What B games came to, in the order of the game ids."""
-
-    scores: np.ndarray
-    """(B, 4) int64 final game scores."""
-    rounds: np.ndarray
-    """(B,) int64 how many rounds each game lasted."""
-    winners: np.ndarray
-    """(B, 4) bool the seats with the lowest final score (several when tied)."""
+class GameResults(GamesResult):
+    """What B games came to, in the order of the game ids: ``scores`` (B, 4) int64 final game scores,
+    ``rounds`` (B,) int64 how many rounds each game lasted, ``winners`` (B, 4) bool the seats with
+    the lowest final score (several when tied)."""
 
 
 class DealError(ValueError):
@@ -122,7 +117,7 @@ def play_rounds(
         for step in range(NUM_CARDS):
             block.play_step(step)
         points[rounds] = block.points()
-        if trace:
+        if actions is not None and discarded is not None:  # trace
             actions[rounds] = block.actions.T
             discarded[rounds] = block.discarded.T
     if workspace is not None:
@@ -136,7 +131,7 @@ def play_games(game_ids: int | np.ndarray, deal_source: DealSource, strategies: 
     Every round of every game still going is dealt by ``deal_source(game_ids, round_number)``;
     round ``r`` of game ``g`` has round id ``sim.api.round_id(g, r)``.
     """
-    game_ids = np.arange(game_ids, dtype=np.int64) if np.ndim(game_ids) == 0 else np.asarray(game_ids, np.int64)
+    game_ids = np.arange(int(game_ids), dtype=np.int64) if np.ndim(game_ids) == 0 else np.asarray(game_ids, np.int64)
     scores = np.zeros((len(game_ids), SEATS), dtype=np.int64)
     rounds = np.zeros(len(game_ids), dtype=np.int64)
     going = np.arange(len(game_ids))
@@ -187,9 +182,9 @@ class _Seating:
         if len(self.distinct) == 1:
             return [[(self.distinct[0], None)]] * SEATS
         bounds = np.searchsorted(self.group_of_leader[leader], np.arange(SEATS + 1)).tolist()
-        movers = []
+        movers: list[list[tuple[Strategy, Rows | None]]] = []
         for mover in range(SEATS):
-            plays = []
+            plays: list[tuple[Strategy, Rows | None]] = []
             for strategy in self.distinct:
                 runs = self._group_runs(strategy, mover, self.group_order)
                 rows = [slice(bounds[first], bounds[last]) for first, last in runs if bounds[last] > bounds[first]]
@@ -322,14 +317,13 @@ class _Block:
         self._apply(step, self._choose(step, held, legal, options), options)
 
     def _choose(self, step: int, held: np.ndarray, legal: np.ndarray, options: np.ndarray) -> np.ndarray:
-        movers = self.movers[step % SEATS]
-        if len(movers) == 1 and movers[0][1] is None:
-            strategy = movers[0][0]
-            observation = self._observe(step, held, legal, options, None)
-            return _checked_choice(strategy, strategy.choose(observation), self.size)
         chosen = self.work.chosen
-        for strategy, rows in movers:
-            observation = self._observe(step, *(_subset(mask, rows) for mask in (held, legal, options)), rows)
+        for strategy, rows in self.movers[step % SEATS]:
+            if rows is None:  # the one strategy of every seat: it moves in all the rounds
+                observation = self._observe(step, held, legal, options, None)
+                return _checked_choice(strategy, strategy.choose(observation), self.size)
+            held_rows, legal_rows, options_rows = (_subset(mask, rows) for mask in (held, legal, options))
+            observation = self._observe(step, held_rows, legal_rows, options_rows, rows)
             choice = _checked_choice(strategy, strategy.choose(observation), len(observation))
             start = 0
             for run in rows:

@@ -18,7 +18,7 @@ from strategies.gemstones.view import View, sale_values
 def best_sale(slots: rules.Slots) -> tuple[int, int]:
     """The slot to sell when forced, and its coins: the most coins, then the shortest chain."""
     values = sale_values(slots)
-    slot = max(values, key=lambda s: (values[s], -slots[s][1]))
+    slot = max(values, key=lambda s: (values[s], -rules.chain_at(slots, s)[1]))
     return slot, values[slot]
 
 

@@ -56,7 +56,8 @@ def place_best(view: View, slots: rules.Slots, stone: int, hand_rest: tuple[int,
     options = sellable if sellable is not None else tuple(s for s, c in enumerate(slots) if c is not None)
 
     def loss(slot: int) -> float:
-        return chain_worth(view, slots[slot], hand_rest) - rules.chain_value(*slots[slot])
+        chain = rules.chain_at(slots, slot)
+        return chain_worth(view, chain, hand_rest) - rules.chain_value(*chain)
 
     return rules.place(slots, stone, min(options, key=lambda slot: (loss(slot), slot)))
 
@@ -89,6 +90,8 @@ def heuristic_action(view: View) -> int:
                   for position in range(len(hand))}
         best = max(scores, key=lambda action: (scores[action], -action))
         return best if scores[best] > stay else PASS
+    if view.pending is None:  # every other phase is decided above; Phase.SELL always has a card waiting
+        raise ValueError(f"heuristic has no decision to make in phase {view.phase.name}")
     sellable = tuple(action - SELL for action in view.legal)
     slots, _ = place_best(view, view.slots, view.pending, hand[PLANNED_HAND_CARDS:], sellable)
     return SELL + next(slot for slot in sellable if slots[slot] != view.slots[slot])

@@ -17,6 +17,8 @@ cards. Hence:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import numpy as np
 
 from sim.cards import NUM_CARDS, NUM_RANKS, NUM_SUITS, make_card
@@ -25,13 +27,14 @@ from sim.straights.observation import Observation, positions_to_cards
 from strategies import register
 
 
-def _mask(cards) -> int:
+def _mask(cards: Iterable[int]) -> int:
     return sum(1 << card for card in cards)
 
 
 def _beyond(card: int) -> int:
     """The cards of ``card``'s suit that a pile reaches only through it (both sides for a 7)."""
     suit, rank = divmod(card, NUM_RANKS)
+    ranks: Iterable[int]
     if rank < rules.SEVEN:
         ranks = range(rank)
     elif rank > rules.SEVEN:

@@ -140,4 +140,5 @@ def test_the_registered_game_plays_whole_games_with_swapped_seats():
     ids = np.arange(3)
     result = game.play_games["reference"](ids, lambda g, r: game.deals_at(5, g, (1, r)), [greedy, greedy])
     assert result.scores.shape == (3, 2) and (result.rounds == 1).all()
-    assert (result.winners == (result.scores > result.scores[:, ::-1])).all()
+    # The seat with more coins wins; a draw is a win both share (sim.api).
+    assert (result.winners == (result.scores >= result.scores[:, ::-1])).all()
