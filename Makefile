@@ -4,8 +4,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 INSTALLED_TEST := $(VENV)/.installed-test
+INSTALLED_NOTEBOOKS := $(VENV)/.installed-notebooks
 
-.PHONY: run test bench clean
+.PHONY: run test bench notebooks clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +29,14 @@ test: $(INSTALLED_TEST)
 
 bench: $(INSTALLED)
 	$(BIN)/python -m benchmarks.run
+
+$(INSTALLED_NOTEBOOKS): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[notebooks]'
+	touch $(INSTALLED) $(INSTALLED_NOTEBOOKS)
+
+# JupyterLab (the `notebooks` extra) on notebooks/, reading the newest runs under results/; Ctrl-C stops it.
+notebooks: $(INSTALLED_NOTEBOOKS)
+	$(BIN)/jupyter lab notebooks/
 
 clean:
 	rm -rf $(VENV) build *.egg-info
