@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import TextIO
 
 from tqdm import tqdm
@@ -58,6 +58,19 @@ def output_gone() -> int:
     except (OSError, ValueError, AttributeError):
         sys.stdout = None  # a stream without a descriptor (tests): nothing left to flush
     return FAILED_STATUS
+
+
+class EndOfInput(Exception):
+    """Standard input ran out while a program waited for a person; each program says how that ends it."""
+
+
+def next_input(lines: Iterator[str], out: TextIO) -> str:
+    """The next input from ``lines``, once the prompt written to ``out`` is flushed; ``EndOfInput`` at the end."""
+    out.flush()
+    try:
+        return next(lines)
+    except StopIteration:
+        raise EndOfInput from None
 
 
 def run_program(

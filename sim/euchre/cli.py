@@ -17,7 +17,7 @@ import numpy as np
 
 import strategies
 from sim.cards import SUIT_NAMES, suit_of
-from sim.console import run_program
+from sim.console import EndOfInput, next_input, run_program
 from sim.euchre import rules
 from sim.euchre.engine import (
     Event,
@@ -58,9 +58,6 @@ class UsageError(Exception):
 class PackError(Exception):
     """The pack file cannot be opened or does not hold the 24 cards; the message is the output line."""
 
-
-class EndOfInput(Exception):
-    """Standard input ran out while a Human was to choose: the program ends quietly."""
 
 
 @dataclass(frozen=True)
@@ -171,11 +168,7 @@ class Program:
         self.out.write("".join(line + "\n" for line in lines))
 
     def read(self) -> str:
-        self.out.flush()
-        try:
-            return next(self.words)
-        except StopIteration:
-            raise EndOfInput from None
+        return next_input(self.words, self.out)
 
     def report(self, events: list[Event]) -> None:
         for event in events:

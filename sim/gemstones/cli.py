@@ -18,7 +18,7 @@ from typing import TextIO
 import numpy as np
 
 import strategies
-from sim.console import run_program, seed_argument
+from sim.console import EndOfInput, next_input, run_program, seed_argument
 from sim.gemstones import rules, savefile
 from sim.gemstones.engine import (
     NUM_PLAYERS,
@@ -54,9 +54,6 @@ def program_deck(seed: int) -> np.ndarray:
     generator = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(0,)))
     return generator.permutation(np.asarray(rules.FACTORY_ORDER, dtype=np.int8))
 
-
-class EndOfInput(Exception):
-    """Standard input ran out in the middle of a game: the program says it was not saved and fails."""
 
 
 class Paused(Exception):
@@ -137,11 +134,7 @@ class Program:
     def ask(self, question: str) -> str:
         """Print the question and the prompt, and return the next non-blank input line."""
         self.out.write(f"{question}\n{PROMPT}")
-        self.out.flush()
-        try:
-            return next(self.lines)
-        except StopIteration:
-            raise EndOfInput from None
+        return next_input(self.lines, self.out)
 
     def ask_yes_no(self, question: str) -> bool:
         while (answer := self.ask(question).lower()) not in YES + NO:

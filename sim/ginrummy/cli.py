@@ -19,6 +19,7 @@ from typing import TextIO
 
 import strategies
 from sim.cards import card_name, cards_in, format_cards
+from sim.console import EndOfInput, next_input
 from sim.ginrummy import rules
 from sim.ginrummy.engine import (
     Arranger,
@@ -54,9 +55,6 @@ HELP = """Gin Rummy against the computer (CS 340 rules; game to 100). Commands a
   Drawing:        S draw from the stock   T take the top card of the discard pile
   Discarding:     D <n>  discard card n   K <n>  knock, discarding card n (unmatched cards 10 or less)"""
 
-
-class EndOfInput(Exception):
-    """Standard input ran out: the program ends quietly."""
 
 
 class Quit(Exception):
@@ -98,11 +96,7 @@ class Program:
         self.out.write("".join(line + "\n" for line in lines))
 
     def read_line(self) -> str:
-        self.out.flush()
-        try:
-            return next(self.lines)
-        except StopIteration:
-            raise EndOfInput from None
+        return next_input(self.lines, self.out)
 
     @property
     def current_game(self) -> Game:

@@ -16,7 +16,7 @@ from typing import TextIO
 
 import strategies
 from sim.cards import RANKS, SUIT_NAMES, CardError, card_name, cards_in, format_cards, parse_card, suit_of
-from sim.console import run_program, seed_argument
+from sim.console import EndOfInput, next_input, run_program, seed_argument
 from sim.straights import rules, savefile
 from sim.straights.engine import Discarded, Event, Game, GameEnded, Played, RoundEnded, RoundStarted, SpecDeck
 
@@ -25,9 +25,6 @@ COMMANDS_HELP = "play <card>, discard <card>, deck, save <file>, quit, ragequit"
 SEED_RANGE = (-(2**31), 2**31 - 1)  # what std::stoi accepts
 INTERRUPTED = "interrupted; the game was not saved (at a human's turn, save FILE keeps it for --load FILE)"
 
-
-class EndOfInput(Exception):
-    """Standard input ran out: the program ends quietly, as ``quit`` does."""
 
 
 class Quit(Exception):
@@ -95,11 +92,7 @@ class Program:
 
     def read(self) -> str:
         """The next non-blank input line; the prompt has already been written."""
-        self.out.flush()
-        try:
-            return next(self.lines)
-        except StopIteration:
-            raise EndOfInput from None
+        return next_input(self.lines, self.out)
 
     def report(self, events: list[Event]) -> None:
         for event in events:
