@@ -118,5 +118,13 @@ def progress_bar(total: int | None, unit: str, description: str, enabled: bool, 
 
     It is drawn at once, before the first unit is done, so a long run never starts in silence.
     """
-    return tqdm(total=total, initial=initial, unit=unit, desc=description, disable=not enabled, dynamic_ncols=True,
-                unit_scale=(total or 0) >= SCALED_COUNTS_FROM, mininterval=0.5)
+    return tqdm(
+        total=total,
+        initial=initial,
+        unit=unit,
+        desc=description,
+        disable=not enabled,
+        dynamic_ncols=True,
+        unit_scale=(total or 0) >= SCALED_COUNTS_FROM,
+        mininterval=0.5,
+    )

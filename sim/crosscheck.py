@@ -177,7 +177,9 @@ def _check_span_in_worker(*span: Any) -> tuple[int, int, Divergence | None]:
     return _check_span(*span)
 
 
-def _check_span(game: str, seed: int, players: Sequence[Strategy], first: int, count: int) -> tuple[int, int, Divergence | None]:
+def _check_span(
+    game: str, seed: int, players: Sequence[Strategy], first: int, count: int
+) -> tuple[int, int, Divergence | None]:
     """(rounds, actions agreed, the first divergence or None) of deals ``first .. first + count - 1``."""
     record = games.load(game)
     deals = record.deals(seed, first, count)
@@ -186,16 +188,26 @@ def _check_span(game: str, seed: int, players: Sequence[Strategy], first: int, c
     fast_points = record.play_rounds["fast"](deals, recorders(players, fast_log), deal_ids).points
     reference_log: list[Call] = []
     reference_players = recorders(players, reference_log)
-    reference_points = np.array([play_out(record.new_state(deal, int(deal_id)), reference_players).points()
-                                 for deal, deal_id in zip(deals, deal_ids)]).reshape(fast_points.shape)
+    reference_points = np.array(
+        [
+            play_out(record.new_state(deal, int(deal_id)), reference_players).points()
+            for deal, deal_id in zip(deals, deal_ids)
+        ]
+    ).reshape(fast_points.shape)
     reference, fast = Decisions.of(reference_log), Decisions.of(fast_log)
     bad = _first_bad_deal(reference, fast, deal_ids, reference_points, fast_points)
     if bad is None:
         return count, len(reference.actions), None
     (start, stop), (fast_start, fast_stop) = (side.spans(deal_ids[bad : bad + 1]) for side in (reference, fast))
     divergence = _first_difference(
-        record, int(deal_ids[bad]), reference, slice(start[0], stop[0]), fast, slice(fast_start[0], fast_stop[0]),
-        reference_points[bad], fast_points[bad],
+        record,
+        int(deal_ids[bad]),
+        reference,
+        slice(start[0], stop[0]),
+        fast,
+        slice(fast_start[0], fast_stop[0]),
+        reference_points[bad],
+        fast_points[bad],
     )
     return bad, int(start[0]), divergence
 
@@ -222,8 +234,14 @@ def _first_bad_deal(
 
 
 def _first_difference(
-    record: games.Game, deal_id: int, reference: Decisions, rows: slice, fast: Decisions, fast_rows: slice,
-    points: np.ndarray, fast_points: np.ndarray,
+    record: games.Game,
+    deal_id: int,
+    reference: Decisions,
+    rows: slice,
+    fast: Decisions,
+    fast_rows: slice,
+    points: np.ndarray,
+    fast_points: np.ndarray,
 ) -> Divergence:
     """The first decision of one deal where the engines differ (its action first, then what the mover
     saw), else the difference in the number of decisions or in the points."""
@@ -236,8 +254,12 @@ def _first_difference(
             if not np.array_equal(mine, theirs):
                 return Divergence(deal_id, step, _text(mine), _text(theirs), name)
     if len(actions) != len(fast_actions):
-        return Divergence(deal_id, min(len(actions), len(fast_actions)), f"end after {len(actions)} decisions",
-                          f"end after {len(fast_actions)} decisions")
+        return Divergence(
+            deal_id,
+            min(len(actions), len(fast_actions)),
+            f"end after {len(actions)} decisions",
+            f"end after {len(fast_actions)} decisions",
+        )
     return Divergence(deal_id, None, str(tuple(points.tolist())), str(tuple(fast_points.tolist())), "points")
 
 

@@ -39,8 +39,17 @@ def lineup(game: games.Game, a: str, b: str) -> tuple[str, ...]:
 
 
 def sequential_match(
-    game_name: str, a: str, b: str, *, seed: int = 0, margin: float = 0.25, alpha: float = 0.05,
-    beta: float = 0.05, max_deals: int = 1_000_000, engine: str = "", progress: bool = True,
+    game_name: str,
+    a: str,
+    b: str,
+    *,
+    seed: int = 0,
+    margin: float = 0.25,
+    alpha: float = 0.05,
+    beta: float = 0.05,
+    max_deals: int = 1_000_000,
+    engine: str = "",
+    progress: bool = True,
 ) -> MatchOutcome:
     """Play batches of duplicate deals until the SPRT decides or ``max_deals`` have been played."""
     if a.strip() == b.strip():
@@ -48,8 +57,16 @@ def sequential_match(
     if margin <= 0:
         raise PlanError("the margin must be positive")
     game = games.load(game_name)
-    plan = Plan(game_name, lineup(game, a, b), max_deals, seed, duplicate=True, engine=engine,
-                keep_rounds=False, chunk_size=BATCH_DEALS)
+    plan = Plan(
+        game_name,
+        lineup(game, a, b),
+        max_deals,
+        seed,
+        duplicate=True,
+        engine=engine,
+        keep_rounds=False,
+        chunk_size=BATCH_DEALS,
+    )
     plan.validate()
     sign = 1.0 if game.lower_is_better else -1.0  # a positive outcome means A did better
     try:
@@ -80,17 +97,21 @@ def sequential_match(
 def format_verdict(outcome: MatchOutcome) -> str:
     interval = outcome.advantage
     if outcome.winner is None and outcome.deals < MIN_DEALS:
-        verdict = (f"No decision after {outcome.deals:,} deals: the test decides only after {MIN_DEALS:,}, "
-                   "when the variance estimate can be trusted.")
+        verdict = (
+            f"No decision after {outcome.deals:,} deals: the test decides only after {MIN_DEALS:,}, "
+            "when the variance estimate can be trusted."
+        )
     elif outcome.winner is None:
         verdict = f"No decision after {outcome.deals:,} deals: neither is {outcome.margin} points per round better."
     else:
         loser = outcome.b if outcome.winner == outcome.a else outcome.a
         verdict = f"{outcome.winner} is stronger than {loser} (decided after {outcome.deals:,} deals)."
-    return "\n".join([
-        verdict,
-        f"{outcome.a}'s advantage: {interval.estimate:+.3f} points per round, 95% CI "
-        f"[{interval.low:+.3f}, {interval.high:+.3f}] (positive: {outcome.a} better)",
-        f"SPRT: margin ±{outcome.margin} points per round, alpha={outcome.alpha}, beta={outcome.beta}, "
-        f"LLR {outcome.llr:+.2f}, bounds [{outcome.bounds[0]:.2f}, {outcome.bounds[1]:.2f}]",
-    ])
+    return "\n".join(
+        [
+            verdict,
+            f"{outcome.a}'s advantage: {interval.estimate:+.3f} points per round, 95% CI "
+            f"[{interval.low:+.3f}, {interval.high:+.3f}] (positive: {outcome.a} better)",
+            f"SPRT: margin ±{outcome.margin} points per round, alpha={outcome.alpha}, beta={outcome.beta}, "
+            f"LLR {outcome.llr:+.2f}, bounds [{outcome.bounds[0]:.2f}, {outcome.bounds[1]:.2f}]",
+        ]
+    )

@@ -40,15 +40,21 @@ def format_summary(plan, summary: pd.DataFrame, paired: pd.DataFrame) -> str:
         table["W-D-L"] = [f"{w}-{d}-{lost}" for w, d, lost in zip(summary["wins"], summary["draws"], summary["losses"])]
         table["score"] = summary["score_rate"].map("{:.1%}".format)
         table["win rate"] = summary["win_rate"].map("{:.1%}".format)
-        table["win 95% CI"] = [f"[{lo:.1%}, {hi:.1%}]" for lo, hi in zip(summary["win_ci95_low"], summary["win_ci95_high"])]
+        table["win 95% CI"] = [
+            f"[{lo:.1%}, {hi:.1%}]" for lo, hi in zip(summary["win_ci95_low"], summary["win_ci95_high"])
+        ]
         table["mean length"] = summary["mean_game_length"].map("{:.2f}".format)
     lines.append(table.to_string(index=False))
     if plan.games:
-        lines.append("(W-D-L: games won, shared with another side (drawn), lost; score counts a draw half, "
-                     "win rate counts it won)")
+        lines.append(
+            "(W-D-L: games won, shared with another side (drawn), lost; score counts a draw half, "
+            "win rate counts it won)"
+        )
     if has_partnerships(game):
-        lines.append(f"(partners share their points: each {one_unit} counts once per partnership, "
-                     "in the counts and the intervals)")
+        lines.append(
+            f"(partners share their points: each {one_unit} counts once per partnership, "
+            "in the counts and the intervals)"
+        )
     if plan.duplicate and len(paired):
         better = "negative: a scores fewer points" if game.lower_is_better else "positive: a scores more"
         lines += ["", f"Paired per-{one_unit} differences (a - b; {better}, which is better):"]
@@ -74,7 +80,10 @@ def has_partnerships(game: games.Game) -> bool:
 
 def draw_plots(directory: Path, plan, summary: pd.DataFrame, merged: dict[str, Any]) -> list[Path]:
     """Write the PNG plots of a run into ``directory``; returns their paths."""
-    written = [_points_distribution(directory / PLOTS[0], plan, merged), _mean_points(directory / PLOTS[1], plan, summary)]
+    written = [
+        _points_distribution(directory / PLOTS[0], plan, merged),
+        _mean_points(directory / PLOTS[1], plan, summary),
+    ]
     if plan.games:
         written.append(_win_rate(directory / PLOTS[2], summary))
     return written
@@ -113,14 +122,27 @@ def _counted(names: pd.Series, counts: pd.Series) -> list[str]:
 def _mean_points(path: Path, plan, summary: pd.DataFrame) -> Path:
     # A game's value is its points per round, so in game mode the mean rests on the games.
     counts = summary["games"] if plan.games else summary["rounds"]
-    return _interval_bars(path, _counted(summary["strategy"], counts), summary["mean_points"], summary["ci95_low"],
-                          summary["ci95_high"], "mean points per round (95% CI)", "Mean points by strategy")
+    return _interval_bars(
+        path,
+        _counted(summary["strategy"], counts),
+        summary["mean_points"],
+        summary["ci95_low"],
+        summary["ci95_high"],
+        "mean points per round (95% CI)",
+        "Mean points by strategy",
+    )
 
 
 def _win_rate(path: Path, summary: pd.DataFrame) -> Path:
-    return _interval_bars(path, _counted(summary["strategy"], summary["games"]), summary["win_rate"],
-                          summary["win_ci95_low"], summary["win_ci95_high"], "win rate (95% Wilson CI)",
-                          "Game win rate by strategy")
+    return _interval_bars(
+        path,
+        _counted(summary["strategy"], summary["games"]),
+        summary["win_rate"],
+        summary["win_ci95_low"],
+        summary["win_ci95_high"],
+        "win rate (95% Wilson CI)",
+        "Game win rate by strategy",
+    )
 
 
 def _save(figure, path: Path) -> Path:

@@ -43,8 +43,12 @@ def provenance() -> dict[str, str]:
         package_version = "unknown"
     try:
         revision = subprocess.run(
-            ["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=True,
-            cwd=Path(__file__).parent, timeout=10,
+            ["git", "rev-parse", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=Path(__file__).parent,
+            timeout=10,
         ).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         revision = "unknown"
@@ -70,8 +74,10 @@ class RunStore:
             for key in VERSIONS:
                 was, now = stored.get(key, FIRST_VERSION), config[key]
                 if was != now:
-                    raise ResultsError(f"{self.path} was written with {key.replace('_', ' ')} {was} and this cardsim "
-                                       f"writes version {now}; choose another --out or delete it")
+                    raise ResultsError(
+                        f"{self.path} was written with {key.replace('_', ' ')} {was} and this cardsim "
+                        f"writes version {now}; choose another --out or delete it"
+                    )
             return
         self.write_json("config.json", config)
 

@@ -64,14 +64,24 @@ class Interval:
 # --------------------------------------------------------------------------- normal distribution
 
 # Coefficients of Peter Acklam's rational approximation to the normal quantile (rel. error 1.15e-9).
-_A = (-3.969683028665376e01, 2.209460984245205e02, -2.759285104469687e02,
-      1.383577518672690e02, -3.066479806614716e01, 2.506628277459239e00)
-_B = (-5.447609879822406e01, 1.615858368580409e02, -1.556989798598866e02,
-      6.680131188771972e01, -1.328068155288572e01)
-_C = (-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e00,
-      -2.549732539343734e00, 4.374664141464968e00, 2.938163982698783e00)
-_D = (7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e00,
-      3.754408661907416e00)
+_A = (
+    -3.969683028665376e01,
+    2.209460984245205e02,
+    -2.759285104469687e02,
+    1.383577518672690e02,
+    -3.066479806614716e01,
+    2.506628277459239e00,
+)
+_B = (-5.447609879822406e01, 1.615858368580409e02, -1.556989798598866e02, 6.680131188771972e01, -1.328068155288572e01)
+_C = (
+    -7.784894002430293e-03,
+    -3.223964580411365e-01,
+    -2.400758277161838e00,
+    -2.549732539343734e00,
+    4.374664141464968e00,
+    2.938163982698783e00,
+)
+_D = (7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e00, 3.754408661907416e00)
 _P_LOW = 0.02425
 _SQRT2 = math.sqrt(2.0)
 _SQRT2PI = math.sqrt(2.0 * math.pi)
@@ -91,8 +101,10 @@ def _acklam_lower(p: float) -> float:
         )
     q = p - 0.5
     r = q * q
-    return (((((_A[0] * r + _A[1]) * r + _A[2]) * r + _A[3]) * r + _A[4]) * r + _A[5]) * q / (
-        ((((_B[0] * r + _B[1]) * r + _B[2]) * r + _B[3]) * r + _B[4]) * r + 1.0
+    return (
+        (((((_A[0] * r + _A[1]) * r + _A[2]) * r + _A[3]) * r + _A[4]) * r + _A[5])
+        * q
+        / (((((_B[0] * r + _B[1]) * r + _B[2]) * r + _B[3]) * r + _B[4]) * r + 1.0)
     )
 
 
@@ -129,6 +141,7 @@ def _two_sided_z(confidence: float) -> float:
 
 
 # --------------------------------------------------------------------------- means
+
 
 def _is_integer(x: object) -> bool:
     return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
@@ -175,9 +188,7 @@ def mean_interval(values: ArrayLike, confidence: float = 0.95) -> Interval:
     return _interval_around(mean, sd, n, confidence)
 
 
-def mean_interval_from_moments(
-    n: int, total: float, total_sq: float, confidence: float = 0.95
-) -> Interval:
+def mean_interval_from_moments(n: int, total: float, total_sq: float, confidence: float = 0.95) -> Interval:
     """The same interval as :func:`mean_interval`, from the count n, Σx and Σx² of the values."""
     n = _check_count(n)
     _two_sided_z(confidence)
@@ -189,6 +200,7 @@ def mean_interval_from_moments(
 
 
 # --------------------------------------------------------------------------- proportions
+
 
 def wilson_interval(successes: int, trials: int, confidence: float = 0.95) -> Interval:
     """The success proportion with its Wilson score confidence interval.
@@ -213,6 +225,7 @@ def wilson_interval(successes: int, trials: int, confidence: float = 0.95) -> In
 
 # --------------------------------------------------------------------------- paired comparisons
 
+
 def _paired_diffs(a: ArrayLike, b: ArrayLike) -> np.ndarray:
     xa = np.asarray(a, dtype=float).ravel()
     xb = np.asarray(b, dtype=float).ravel()
@@ -229,9 +242,7 @@ def paired_difference(a: ArrayLike, b: ArrayLike, confidence: float = 0.95) -> I
     return mean_interval(_paired_diffs(a, b), confidence)
 
 
-def variance_reduction(
-    paired_diffs: ArrayLike, unpaired_a: ArrayLike, unpaired_b: ArrayLike
-) -> float:
+def variance_reduction(paired_diffs: ArrayLike, unpaired_a: ArrayLike, unpaired_b: ArrayLike) -> float:
     """How many times smaller pairing made the variance of the estimated mean difference.
 
     Returns ``(var(unpaired_a) + var(unpaired_b)) / var(paired_diffs)``, each a sample variance
@@ -257,6 +268,7 @@ def variance_reduction(
 
 
 # --------------------------------------------------------------------------- Elo and LOS
+
 
 def elo_from_score(score: float) -> float:
     """The Elo rating difference whose expected score is score: 400·log10(s / (1 - s)).
@@ -319,11 +331,10 @@ def likelihood_of_superiority(wins: int, losses: int) -> float:
 
 # --------------------------------------------------------------------------- SPRT
 
+
 def _check_error_rates(alpha: float, beta: float) -> None:
     if not (0.0 < alpha < 1.0 and 0.0 < beta < 1.0 and alpha + beta < 1.0):
-        raise ValueError(
-            f"need 0 < alpha, beta < 1 and alpha + beta < 1, got alpha={alpha!r}, beta={beta!r}"
-        )
+        raise ValueError(f"need 0 < alpha, beta < 1 and alpha + beta < 1, got alpha={alpha!r}, beta={beta!r}")
 
 
 def sprt_bounds(alpha: float, beta: float) -> tuple[float, float]:

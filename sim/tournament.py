@@ -72,8 +72,10 @@ class Plan:
         for spec in self.players:
             strategy_registry.get(self.game, spec)
             if strategy_registry.info(self.game, strategy_registry.parse_spec(spec)[0]).cheating:
-                raise PlanError(f"{spec} cheats (it sees hidden cards), so tournaments do not seat it; "
-                                f"measure it against the true deals in an experiment (experiments/)")
+                raise PlanError(
+                    f"{spec} cheats (it sees hidden cards), so tournaments do not seat it; "
+                    f"measure it against the true deals in an experiment (experiments/)"
+                )
         engines = game.play_games if self.games else game.play_rounds
         if self.engine not in engines:
             raise PlanError(f"{self.game} has no {self.engine!r} engine (available: {', '.join(sorted(engines))})")
@@ -200,7 +202,9 @@ def summarize_chunk(plan: Plan, game: Game, points, rounds, winners) -> dict[str
         chosen = values[:, :, :][np.broadcast_to(mask[:, None, :], values.shape)]
         entry = _moments(chosen)
         entry["fewest"] = int(fewest[np.broadcast_to(mask[:, None, :], fewest.shape)].sum())
-        entry["histogram"] = np.bincount(points[np.broadcast_to(mask[:, None, :], points.shape)].astype(np.int64)).tolist()
+        entry["histogram"] = np.bincount(
+            points[np.broadcast_to(mask[:, None, :], points.shape)].astype(np.int64)
+        ).tolist()
         if outcomes is not None:  # plan.games
             counted = np.broadcast_to(mask[:, None, :], winners.shape)
             entry["games"] = entry["n"]
@@ -442,8 +446,13 @@ def plan_config(plan: Plan) -> dict[str, Any]:
     from sim.results import provenance
 
     deal_version = games.load(plan.game).deal_version
-    return {"plan": asdict(plan), "run_id": plan.run_id, "deal_version": deal_version,
-            "aggregates_version": AGGREGATES_VERSION, **provenance()}
+    return {
+        "plan": asdict(plan),
+        "run_id": plan.run_id,
+        "deal_version": deal_version,
+        "aggregates_version": AGGREGATES_VERSION,
+        **provenance(),
+    }
 
 
 def plan_from_config(config: dict[str, Any]) -> Plan:

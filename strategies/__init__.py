@@ -100,8 +100,10 @@ def register(game: str, name: str, *, deterministic: bool = True, cheating: bool
         registered = _registry.setdefault(game, {})
         if name in registered or name in _aliases.get(game, {}):
             taken_by = registered[name].factory if name in registered else f"an alias of {_aliases[game][name]}"
-            raise StrategyError(f"{game} strategy {name!r} is registered twice: by {_origin(taken_by)} and by "
-                                f"{_origin(factory)}; give one of them another name")
+            raise StrategyError(
+                f"{game} strategy {name!r} is registered twice: by {_origin(taken_by)} and by "
+                f"{_origin(factory)}; give one of them another name"
+            )
         registered[name] = StrategyInfo(game, name, factory, deterministic, cheating)
         return factory
 

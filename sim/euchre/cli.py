@@ -38,9 +38,7 @@ from sim.files import CannotOpen, UnreadableFile, read_bounded
 from sim.numbers import NumberError, parse_int
 
 USAGE = (
-    "Usage: euchre.exe PACK_FILENAME [shuffle|noshuffle] "
-    "POINTS_TO_WIN NAME1 TYPE1 NAME2 TYPE2 NAME3 TYPE3 "
-    "NAME4 TYPE4"
+    "Usage: euchre.exe PACK_FILENAME [shuffle|noshuffle] POINTS_TO_WIN NAME1 TYPE1 NAME2 TYPE2 NAME3 TYPE3 NAME4 TYPE4"
 )
 PROGRAM_NAME = "euchre"
 SHUFFLE_WORDS = {"shuffle": True, "noshuffle": False}
@@ -57,7 +55,6 @@ class UsageError(Exception):
 
 class PackError(Exception):
     """The pack file cannot be opened or does not hold the 24 cards; the message is the output line."""
-
 
 
 @dataclass(frozen=True)
@@ -188,12 +185,18 @@ class Program:
         """Show the Human's hand, prompt, and read until the answer is a legal action."""
         hand = self.game.live_hand()
         if hand.phase == Phase.MAKING:
-            return self.ask(seat, rules.sorted_hand(hand.hands[seat]), 'please enter a suit, or "pass"',
-                            self.making_choice)
+            return self.ask(
+                seat, rules.sorted_hand(hand.hands[seat]), 'please enter a suit, or "pass"', self.making_choice
+            )
         if hand.phase == Phase.DISCARD:
             before_pickup = rules.sorted_hand(card for card in hand.hands[seat] if card != hand.upcard)
-            return self.ask(seat, before_pickup, "please select a card to discard", self.discard_choice,
-                            extra_line=f"Discard upcard: [{UPCARD_CHOICE}]")
+            return self.ask(
+                seat,
+                before_pickup,
+                "please select a card to discard",
+                self.discard_choice,
+                extra_line=f"Discard upcard: [{UPCARD_CHOICE}]",
+            )
         return self.ask(seat, rules.sorted_hand(hand.hands[seat]), "please select a card", self.play_choice)
 
     def ask(
@@ -260,9 +263,12 @@ def play(computer: str, seed: int | None, stdin: TextIO = sys.stdin, stdout: Tex
     strategies.get("euchre", computer)  # an unknown name fails before anything is printed
     pack = tuple(int(card) for card in np.random.default_rng(seed).permutation(rules.NEW_PACK))
     names = ("South", "West", "North", "East")  # you sit South, your partner North
-    settings = Settings("(seeded pack)", True, rules.DEFAULT_POINTS_TO_WIN, names, ("Human", "Simple", "Simple", "Simple"))
-    return run_program(Program(settings, pack, stdin, stdout, computer=computer).run, stdout, stops=(EndOfInput,),
-                       program=PROGRAM_NAME)
+    settings = Settings(
+        "(seeded pack)", True, rules.DEFAULT_POINTS_TO_WIN, names, ("Human", "Simple", "Simple", "Simple")
+    )
+    return run_program(
+        Program(settings, pack, stdin, stdout, computer=computer).run, stdout, stops=(EndOfInput,), program=PROGRAM_NAME
+    )
 
 
 def main(

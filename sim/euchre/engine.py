@@ -92,8 +92,16 @@ class GameEnded:
 
 
 Event = (
-    HandStarted | Passed | OrderedUp | Discarded | MakingEnded | Played | TrickTaken | HandEnded
-    | ScoresChanged | GameEnded
+    HandStarted
+    | Passed
+    | OrderedUp
+    | Discarded
+    | MakingEnded
+    | Played
+    | TrickTaken
+    | HandEnded
+    | ScoresChanged
+    | GameEnded
 )
 
 

@@ -49,7 +49,7 @@ def parse_action(text: str) -> int:
     if words.lower() == "pass":
         return PASS
     if words.lower().startswith("order up "):
-        suit = words[len("order up "):].strip().capitalize()
+        suit = words[len("order up ") :].strip().capitalize()
         if suit in SUIT_NAMES:
             return order_up(SUIT_NAMES.index(suit))
     try:
@@ -89,7 +89,6 @@ class Observation(ArrayRecord):
     tricks_won: np.ndarray  # (n, 2) tricks taken by team 0 (seats 0, 2) and team 1 (seats 1, 3)
     scores: np.ndarray  # (n, 2) game points of each team before this hand
     round_id: np.ndarray  # (n,) int64 the hand's id (sim.api.round_id), for strategies that seed per decision
-
 
     @property
     def legal_mask(self) -> np.ndarray:

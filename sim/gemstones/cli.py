@@ -55,7 +55,6 @@ def program_deck(seed: int) -> np.ndarray:
     return generator.permutation(np.asarray(rules.FACTORY_ORDER, dtype=np.int8))
 
 
-
 class Paused(Exception):
     """The game was saved; the program ends."""
 
@@ -152,8 +151,9 @@ class Program:
                 self.saved = self.ask_save_file()
         if self.saved is None:
             return self.new_game(kinds or [HUMAN, HUMAN], seed)
-        self.computers = {seat: strategies.get("gemstones", kind)
-                          for seat, kind in enumerate(self.saved.kinds) if kind != HUMAN}
+        self.computers = {
+            seat: strategies.get("gemstones", kind) for seat, kind in enumerate(self.saved.kinds) if kind != HUMAN
+        }
         return []
 
     def ask_save_file(self) -> savefile.SavedGame:
@@ -260,8 +260,9 @@ class Program:
         opponent = self.current_game.names[1 - state.current_player]
         where = f"Offer from {opponent}" if phase == Phase.OFFER else "Trade area"
         rest = "discard the rest" if phase == Phase.OFFER else f"leave the rest for {opponent}"
-        question = (f"{where}: {rules.format_cards(state.trade_area)}. "
-                    f"Type a stone to chain ({choices}), or n to {rest}.")
+        question = (
+            f"{where}: {rules.format_cards(state.trade_area)}. Type a stone to chain ({choices}), or n to {rest}."
+        )
         while True:
             answer = self.ask(question)
             if answer.lower() in NO:
@@ -303,8 +304,9 @@ class Program:
             for slot, (stone, length) in chains.items()
         )
         pending, _ = state.waiting_sale()
-        question = (f"No chain or free slot for {rules.LETTERS[pending]}: a chain must be sold. "
-                    f"Type its number ({options}).")
+        question = (
+            f"No chain or free slot for {rules.LETTERS[pending]}: a chain must be sold. Type its number ({options})."
+        )
         while True:
             answer = self.ask(question)
             with contextlib.suppress(NumberError):
@@ -329,8 +331,12 @@ def parse_players(text: str) -> list[str]:
 
 def argument_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="gemstones", description="Play Gemstones, the two-player chaining game.")
-    parser.add_argument("--players", type=parse_players, metavar="A,B",
-                        help="each 'human' or a strategy (e.g. human,heuristic); default: two humans")
+    parser.add_argument(
+        "--players",
+        type=parse_players,
+        metavar="A,B",
+        help="each 'human' or a strategy (e.g. human,heuristic); default: two humans",
+    )
     parser.add_argument("--seed", type=seed_argument(*SEED_RANGE), help="deal seed (default: the clock)")
     parser.add_argument("--load", metavar="FILE", help="resume a paused game")
     return parser
@@ -354,9 +360,14 @@ def main(argv: list[str] | None = None, stdin: TextIO = sys.stdin, stdout: TextI
             print(f"gemstones: cannot load {args.load}: {error}", file=sys.stderr)
             return 2
     seed = args.seed if args.seed is not None else time.time_ns() % 2**63
-    return run_program(lambda: program.play(program.start(args.load, args.players, seed)), stdout,
-                       stops=(Paused,), program="gemstones", interrupted=INTERRUPTED,
-                       failures={EndOfInput: "the input ended before the game did; the game was not saved"})
+    return run_program(
+        lambda: program.play(program.start(args.load, args.players, seed)),
+        stdout,
+        stops=(Paused,),
+        program="gemstones",
+        interrupted=INTERRUPTED,
+        failures={EndOfInput: "the input ended before the game did; the game was not saved"},
+    )
 
 
 if __name__ == "__main__":

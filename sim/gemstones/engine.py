@@ -197,7 +197,9 @@ class State:
         match self.phase:
             case Phase.BUY:
                 seat = self.current_player
-                affordable = rules.may_buy_third_chain(self.coins[seat], self.slots[seat], self.variants.third_chain_cost)
+                affordable = rules.may_buy_third_chain(
+                    self.coins[seat], self.slots[seat], self.variants.third_chain_cost
+                )
                 return (BUY, PASS) if affordable else (PASS,)
             case Phase.PLAY_SECOND:
                 return (PLAY, PASS)
@@ -287,8 +289,16 @@ class State:
         """Every card, wherever it is: the 104 of the game (notes, section 11)."""
         chained = [stone for slots in self.slots for chain in slots if chain for stone in [chain[0]] * chain[1]]
         pending = [] if self.pending is None else [self.pending]
-        return [*self.deck, *self.hands[0], *self.hands[1], *chained, *self.trade_area, *self.discard,
-                *self.removed, *pending]
+        return [
+            *self.deck,
+            *self.hands[0],
+            *self.hands[1],
+            *chained,
+            *self.trade_area,
+            *self.discard,
+            *self.removed,
+            *pending,
+        ]
 
     # -- the turn, step by step (each step either stops at a decision or moves on) --------------
 

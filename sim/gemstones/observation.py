@@ -88,7 +88,6 @@ class Observation(ArrayRecord):
     step: np.ndarray  # (B,) decisions taken so far in the game
     third_chain_cost: np.ndarray  # (B,)
 
-
     def unseen_counts(self, row: int) -> np.ndarray:
         """(8,) the cards of each stone the player has not seen: the deck plus the opponent's hand."""
         seen = np.zeros(rules.NUM_STONES, dtype=np.int64)

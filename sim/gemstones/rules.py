@@ -60,8 +60,10 @@ def parse_letter(text: str) -> int:
 
 def chain_value(stone: int, length: int) -> int:
     """Coins a chain of ``length`` cards of ``stone`` sells for: the highest tier it reaches."""
-    return max((coins for coins, need in enumerate(COIN_THRESHOLDS[stone], 1) if need is not None and need <= length),
-               default=0)
+    return max(
+        (coins for coins, need in enumerate(COIN_THRESHOLDS[stone], 1) if need is not None and need <= length),
+        default=0,
+    )
 
 
 def slot_for(slots: Slots, stone: int) -> int | None:
@@ -95,13 +97,13 @@ def add_to_slot(slots: Slots, slot: int, stone: int) -> Slots:
     """The slots with one ``stone`` card added to ``slot`` (starting a chain there if it is empty)."""
     chain = slots[slot]
     length = 1 if chain is None else chain[1] + 1
-    return slots[:slot] + ((stone, length),) + slots[slot + 1:]
+    return slots[:slot] + ((stone, length),) + slots[slot + 1 :]
 
 
 def sell(slots: Slots, slot: int) -> tuple[Slots, int]:
     """The slots with the chain in ``slot`` sold, and the coins it brings."""
     stone, length = chain_at(slots, slot)
-    return slots[:slot] + (None,) + slots[slot + 1:], chain_value(stone, length)
+    return slots[:slot] + (None,) + slots[slot + 1 :], chain_value(stone, length)
 
 
 def place(slots: Slots, stone: int, sold_slot: int | None = None) -> tuple[Slots, int]:

@@ -135,7 +135,7 @@ def _fields(text: str) -> dict[str, list[str]]:
     if not lines or not lines[0].startswith(HEADER):
         raise SaveFileError("not a Gemstones saved game")
     if lines[0].split() != [HEADER, str(VERSION)]:
-        raise SaveFileError(f"unsupported save version {lines[0][len(HEADER):].strip()!r} (expected {VERSION})")
+        raise SaveFileError(f"unsupported save version {lines[0][len(HEADER) :].strip()!r} (expected {VERSION})")
     found: dict[str, list[str]] = {}
     for number, line in enumerate(lines[1:], 2):
         if not line.strip():
@@ -153,8 +153,18 @@ def _fields(text: str) -> dict[str, list[str]]:
 
 
 EXPECTED_KEYS = (
-    "variants", "game_id", "turn", "step", "to_move", "phase", "pending", "resume",
-    "deck", "trade_area", "discard", "removed",
+    "variants",
+    "game_id",
+    "turn",
+    "step",
+    "to_move",
+    "phase",
+    "pending",
+    "resume",
+    "deck",
+    "trade_area",
+    "discard",
+    "removed",
     *(f"{key}{seat + 1}" for seat in range(NUM_PLAYERS) for key in ("player", "coins", "chains", "hand")),
 )
 

@@ -56,7 +56,6 @@ HELP = """Gin Rummy against the computer (CS 340 rules; game to 100). Commands a
   Discarding:     D <n>  discard card n   K <n>  knock, discarding card n (unmatched cards 10 or less)"""
 
 
-
 class Quit(Exception):
     """The user quit."""
 
@@ -141,11 +140,20 @@ class Program:
         if command not in allowed:
             others = [name for name, letters in COMMAND_SETS.items() if command in letters]
             elsewhere = f" (it is a {' and '.join(others)} command)" if others else ""
-            raise BadCommand(f"{command} is not a {self.command_set} command{elsewhere}; "
-                             f"{self.command_set} commands: {' '.join(allowed)} (H for help).")
+            raise BadCommand(
+                f"{command} is not a {self.command_set} command{elsewhere}; "
+                f"{self.command_set} commands: {' '.join(allowed)} (H for help)."
+            )
         handlers: dict[str, Callable[[list[str]], None]] = {
-            "Q": self.quit, "H": self.help, "P": self.points, "C": self.list_cards, "E": self.peek,
-            "O": self.organize, "A": self.arrange, "T": self.take_discard, "K": self.knock,
+            "Q": self.quit,
+            "H": self.help,
+            "P": self.points,
+            "C": self.list_cards,
+            "E": self.peek,
+            "O": self.organize,
+            "A": self.arrange,
+            "T": self.take_discard,
+            "K": self.knock,
         }
         if self.command_set == BETWEEN:
             handlers |= {"S": self.start_game, "D": self.deal}
@@ -181,8 +189,10 @@ class Program:
         ]
         if game.winner is not None:  # the game is over
             final = rules.final_scores(game.points_toward_target, game.hands_won, game.winner)
-            lines.append(f"Game won by {seat_name(game.winner)}; totals with bonuses: "
-                         f"you {final[YOU]}, the computer {final[COMPUTER]}.")
+            lines.append(
+                f"Game won by {seat_name(game.winner)}; totals with bonuses: "
+                f"you {final[YOU]}, the computer {final[COMPUTER]}."
+            )
         else:
             lines.append(f"The first to {game.target} points wins the game.")
         self.say(*lines)
@@ -194,8 +204,10 @@ class Program:
         arrangers = (self.user_melds, computer_arranger(self.computer))
         game = Game(lambda: self.rng.sample(range(52), 52), first_dealer, arrangers=arrangers)
         self.game = game
-        self.say(f"New game to {game.target} points: {seat_name(first_dealer)} deal{'s' * first_dealer} first."
-                 " Type D to deal, H for help.")
+        self.say(
+            f"New game to {game.target} points: {seat_name(first_dealer)} deal{'s' * first_dealer} first."
+            " Type D to deal, H for help."
+        )
 
     def start_game(self, arguments: list[str]) -> None:
         no_arguments("S", arguments)
@@ -208,9 +220,11 @@ class Program:
         self.letters = dict.fromkeys(cards_in(hand.hands[YOU]), DEFAULT_SET)
         self.arranged = False
         dealer = hand.dealer
-        self.say(f"Hand {self.current_game.hands_dealt}: {seat_name(dealer)} deal{'s' * dealer}; "
-                 f"{seat_name(1 - dealer)} {'has' if dealer == YOU else 'have'} 11 cards "
-                 f"and start{'s' * (dealer == YOU)}.")
+        self.say(
+            f"Hand {self.current_game.hands_dealt}: {seat_name(dealer)} deal{'s' * dealer}; "
+            f"{seat_name(1 - dealer)} {'has' if dealer == YOU else 'have'} 11 cards "
+            f"and start{'s' * (dealer == YOU)}."
+        )
         if hand.current_player == COMPUTER:
             self.say("The computer starts with 11 cards and does not draw.")
             self.computer_discard()
@@ -313,8 +327,10 @@ class Program:
         left = self.unmatched_cards(self.current_hand.hands[YOU] & ~(1 << card))
         value = rules.cards_value(left)
         if value > rules.KNOCK_LIMIT:
-            raise BadCommand(f"You cannot knock: your unmatched cards ({format_cards(left)}) count {value} points, "
-                             f"more than {rules.KNOCK_LIMIT}; arrange your sets with A or O.")
+            raise BadCommand(
+                f"You cannot knock: your unmatched cards ({format_cards(left)}) count {value} points, "
+                f"more than {rules.KNOCK_LIMIT}; arrange your sets with A or O."
+            )
         del self.letters[card]
         self.report(self.current_game.apply(knock(card)))
 
@@ -340,8 +356,11 @@ class Program:
 
     def computer_turn(self) -> None:
         drew = drawn(self.current_game.apply(self.computer_action()))
-        self.say("The computer draws from the stock." if drew.from_stock
-                 else f"The computer takes {card_name(drew.card)} from the discard pile.")
+        self.say(
+            "The computer draws from the stock."
+            if drew.from_stock
+            else f"The computer takes {card_name(drew.card)} from the discard pile."
+        )
         self.computer_discard()
         if self.current_game.in_hand:
             self.your_turn()
@@ -412,8 +431,10 @@ def result_lines(ended: HandEnded) -> list[str]:
     lines = [layout_line(knocker, ended.knocker_layout), layout_line(defender, ended.defender_layout)]
     for card, meld in ended.layoffs:
         lays = "lay" if defender == YOU else "lays"
-        lines.append(f"{capitalized(seat_name(defender))} {lays} off {card_name(card)} on "
-                     f"[{format_cards(ended.knocker_layout.melds[meld])}].")
+        lines.append(
+            f"{capitalized(seat_name(defender))} {lays} off {card_name(card)} on "
+            f"[{format_cards(ended.knocker_layout.melds[meld])}]."
+        )
     if ended.layoffs:
         lines.append(f"Unmatched after laying off: {ended.defender_deadwood} points.")
     score = ended.score
@@ -439,8 +460,10 @@ def event_lines(event: Event, target: int) -> list[str]:
         case HandEnded():
             return result_lines(event)
         case HandVoid():
-            return ["The stock is down to two cards: the hand is void and nobody scores.",
-                    "The same dealer deals again. Type D to deal."]
+            return [
+                "The stock is down to two cards: the hand is void and nobody scores.",
+                "The same dealer deals again. Type D to deal.",
+            ]
         case ScoresChanged(points=points):
             return [f"Points toward {target}: you {points[YOU]}, the computer {points[COMPUTER]}."]
         case GameEnded(winner=winner, points=points, hands_won=won, final=final, shutout=shutout):
@@ -461,8 +484,12 @@ def parse_arguments(argv: list[str]) -> tuple[argparse.Namespace, Strategy]:
     """The options and the computer's strategy; bad ones end the program with argparse's message."""
     parser = argparse.ArgumentParser(prog="ginrummy", description="Gin Rummy against the computer (CS 340 rules).")
     parser.add_argument("--seed", type=int, help="seed the shuffles and the first dealer (repeatable games)")
-    parser.add_argument("--vs", default=SPEC_COMPUTER, metavar="NAME",
-                        help=f"the computer's strategy (default: {SPEC_COMPUTER}, the spec's computer player)")
+    parser.add_argument(
+        "--vs",
+        default=SPEC_COMPUTER,
+        metavar="NAME",
+        help=f"the computer's strategy (default: {SPEC_COMPUTER}, the spec's computer player)",
+    )
     arguments = parser.parse_args(argv)
     try:
         computer = strategies.get("ginrummy", arguments.vs)

@@ -51,11 +51,12 @@ def parse_action(text: str) -> int:
         if words in named:
             return named[words]
         if words.startswith("knock "):
-            return knock(parse_card(words[len("knock "):]))
+            return knock(parse_card(words[len("knock ") :]))
         return parse_card(words)
     except CardError:
-        raise UnknownAction(f"{shown(text)} is not a Gin Rummy action (draw stock, draw discard, a card, "
-                            "knock CARD)") from None
+        raise UnknownAction(
+            f"{shown(text)} is not a Gin Rummy action (draw stock, draw discard, a card, knock CARD)"
+        ) from None
 
 
 def knock(card: int) -> int:
@@ -86,7 +87,6 @@ class Observation(ArrayRecord):
     stock_size: np.ndarray  # (n,)
     scores: np.ndarray  # (n, 2) game points of each seat before this hand (toward 100)
     round_id: np.ndarray  # (n,) int64 the hand's id (sim.api.round_id), for strategies that seed per decision
-
 
     @property
     def legal_mask(self) -> np.ndarray:

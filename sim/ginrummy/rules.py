@@ -170,11 +170,13 @@ def knocking_discards(hand: int) -> list[int]:
     # is never worse than the ten's plus that card as deadwood), so one search of the whole hand
     # rules out most discards before their own search: early in a hand, all of them.
     whole = deadwood(hand)
-    return [card for card in cards_in(hand)
-            if whole - card_value(card) <= KNOCK_LIMIT and can_knock(hand & ~(1 << card))]
+    return [
+        card for card in cards_in(hand) if whole - card_value(card) <= KNOCK_LIMIT and can_knock(hand & ~(1 << card))
+    ]
 
 
 # ----------------------------------------------------------------------------- laying off
+
 
 def _extends_run(card: int, run: Sequence[int]) -> bool:
     if suit_of(card) != suit_of(run[0]):
@@ -187,7 +189,9 @@ def _extends_set(card: int, group: Sequence[int]) -> bool:
     return len(group) < NUM_SUITS and rank_of(card) == rank_of(group[0]) and card not in group
 
 
-def lay_off(unmatched: Iterable[int], knocker_melds: Sequence[Sequence[int]]) -> tuple[list[tuple[int, int]], list[int]]:
+def lay_off(
+    unmatched: Iterable[int], knocker_melds: Sequence[Sequence[int]]
+) -> tuple[list[tuple[int, int]], list[int]]:
     """The non-knocker's layoffs onto the knocker's melds, runs before sets (the CS 340 spec).
 
     Every unmatched card is tried on the runs first, lowest card first and again after each success
@@ -214,6 +218,7 @@ def lay_off(unmatched: Iterable[int], knocker_melds: Sequence[Sequence[int]]) ->
 
 
 # ----------------------------------------------------------------------------- scoring
+
 
 @dataclass(frozen=True)
 class HandScore:
@@ -253,6 +258,7 @@ def final_scores(points: Sequence[int], hands_won: Sequence[int], winner: int) -
 
 # ----------------------------------------------------------------------------- the CS 340 organizer
 
+
 @dataclass(frozen=True)
 class Organization:
     """The CS 340 spec's five categories of a hand, each set's cards ascending (suit-major)."""
@@ -271,8 +277,10 @@ class Organization:
     @property
     def unmatched(self) -> tuple[int, ...]:
         """Cards in partial groups, partial sequences and deadwood, ascending."""
-        return tuple(sorted(card for part in self.partial_groups + self.partial_sequences for card in part)
-                     + sorted(self.deadwood))
+        return tuple(
+            sorted(card for part in self.partial_groups + self.partial_sequences for card in part)
+            + sorted(self.deadwood)
+        )
 
     @property
     def unmatched_value(self) -> int:

@@ -26,7 +26,6 @@ SEED_RANGE = (-(2**31), 2**31 - 1)  # what std::stoi accepts
 INTERRUPTED = "interrupted; the game was not saved (at a human's turn, save FILE keeps it for --load FILE)"
 
 
-
 class Quit(Exception):
     """The human typed ``quit``."""
 
@@ -181,8 +180,12 @@ class Program:
 def argument_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="straights", description="Play Straights as the CS246 spec prints it.")
     parser.add_argument("seed", nargs="?", type=seed_argument(*SEED_RANGE), help="shuffle seed (default: the clock)")
-    parser.add_argument("--computer", default="first-legal", metavar="NAME",
-                        help="registered strategy for computer players and ragequit replacements")
+    parser.add_argument(
+        "--computer",
+        default="first-legal",
+        metavar="NAME",
+        help="registered strategy for computer players and ragequit replacements",
+    )
     parser.add_argument("--load", metavar="FILE", help="resume a game written by the `save FILE` command")
     return parser
 
@@ -225,6 +228,7 @@ def main(argv: list[str] | None = None, stdin: TextIO = sys.stdin, stdout: TextI
         program.play()
 
     return run_program(run, stdout, stops=(EndOfInput, Quit), program="straights", interrupted=INTERRUPTED)
+
 
 if __name__ == "__main__":
     sys.exit(main())

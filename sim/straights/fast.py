@@ -138,9 +138,7 @@ def play_games(game_ids: int | np.ndarray, deal_source: DealSource, strategies: 
     round_number = 0
     while going.size:
         ids = game_ids[going]
-        result = play_rounds(
-            deal_source(ids, round_number), strategies, round_ids(ids, round_number), scores[going]
-        )
+        result = play_rounds(deal_source(ids, round_number), strategies, round_ids(ids, round_number), scores[going])
         scores[going] += result.points
         rounds[going] += 1
         going = going[scores[going].max(axis=1) < rules.GAME_OVER_SCORE]

@@ -21,8 +21,20 @@ DISCARDED = -1
 NOT_YET = -2
 
 FieldSource = np.ndarray | Callable[[], np.ndarray]
-FIELDS = ("seat", "hand", "held", "legal", "options", "legal_mask", "table", "step", "history", "cards_left", "scores",
-          "round_id")
+FIELDS = (
+    "seat",
+    "hand",
+    "held",
+    "legal",
+    "options",
+    "legal_mask",
+    "table",
+    "step",
+    "history",
+    "cards_left",
+    "scores",
+    "round_id",
+)
 """The names of an observation's fields: everything a seat may see."""
 
 # LOWEST_POSITION[m] is the index of the lowest set bit of a 13-bit position mask (-1 for 0).

@@ -169,7 +169,9 @@ def from_document(document: Any) -> SavedGame:
 def _check_derived(document: dict[str, Any], current: Round) -> None:
     """The optional human-readable fields must agree with the replayed round."""
     if "to_move" in document and document["to_move"] != current.current_player + 1:
-        raise SaveFileError(f"field 'to_move' disagrees with the actions (Player{current.current_player + 1} is to move)")
+        raise SaveFileError(
+            f"field 'to_move' disagrees with the actions (Player{current.current_player + 1} is to move)"
+        )
     if "hands" in document and _card_lists(document, "hands") != current.hands:
         raise SaveFileError("field 'hands' disagrees with the deck and actions")
     if "discards" in document and _card_lists(document, "discards") != current.discards:

@@ -48,8 +48,9 @@ def position_value(view: View, slots: rules.Slots, hand: tuple[int, ...]) -> flo
     return coins + sum(chain_worth(view, chain, rest) for chain in slots if chain is not None)
 
 
-def place_best(view: View, slots: rules.Slots, stone: int, hand_rest: tuple[int, ...],
-               sellable: tuple[int, ...] | None = None) -> tuple[rules.Slots, int]:
+def place_best(
+    view: View, slots: rules.Slots, stone: int, hand_rest: tuple[int, ...], sellable: tuple[int, ...] | None = None
+) -> tuple[rules.Slots, int]:
     """Place a card, selling (when forced) the chain whose sale loses the least worth."""
     if rules.slot_for(slots, stone) is not None:
         return rules.place(slots, stone)
@@ -78,16 +79,21 @@ def heuristic_action(view: View) -> int:
         useful = all(view.slots) and view.deck_size >= FULL_WORTH_DECK
         return BUY if useful else PASS
     if view.phase in (Phase.OFFER, Phase.TRADE):
-        scores = {CHAIN + stone: score_after_placing(view, stone, hand)
-                  for stone, count in enumerate(view.trade_counts) if count}
+        scores = {
+            CHAIN + stone: score_after_placing(view, stone, hand)
+            for stone, count in enumerate(view.trade_counts)
+            if count
+        }
         best = max(scores, key=lambda action: (scores[action], -action))
         return best if scores[best] > stay else PASS
     if view.phase == Phase.PLAY_SECOND:
         played = score_after_placing(view, hand[0], hand[1:])
         return PLAY if played >= stay else PASS
     if view.phase == Phase.DISCARD:
-        scores = {DISCARD + position: position_value(view, view.slots, hand[:position] + hand[position + 1:])
-                  for position in range(len(hand))}
+        scores = {
+            DISCARD + position: position_value(view, view.slots, hand[:position] + hand[position + 1 :])
+            for position in range(len(hand))
+        }
         best = max(scores, key=lambda action: (scores[action], -action))
         return best if scores[best] > stay else PASS
     if view.pending is None:  # every other phase is decided above; Phase.SELL always has a card waiting
@@ -102,5 +108,6 @@ class Heuristic:
     """Values chains by what they should reach given the unseen cards, and plans the forced sales."""
 
     def choose(self, observation: Observation) -> np.ndarray:
-        return np.array([heuristic_action(View.of(observation, row)) for row in range(len(observation))],
-                        dtype=np.int64)
+        return np.array(
+            [heuristic_action(View.of(observation, row)) for row in range(len(observation))], dtype=np.int64
+        )

@@ -81,9 +81,15 @@ class Heuristic:
     """Least deadwood with live cards and safety; take the face-up card when it helps; knock by the stock left."""
 
     def __init__(
-        self, take_gain: int = 2, out_weight: float = 0.25, feed_cost: float = 6.0, near_cost: float = 1.5,
-        safe_bonus: float = 1.5, gin_hold: Annotated[int, Between(0, rules.KNOCK_LIMIT)] = 0,
-        patience: Annotated[int, Between(0, 99)] = 99, early_knock: Annotated[int, Between(0, rules.KNOCK_LIMIT)] = 10,
+        self,
+        take_gain: int = 2,
+        out_weight: float = 0.25,
+        feed_cost: float = 6.0,
+        near_cost: float = 1.5,
+        safe_bonus: float = 1.5,
+        gin_hold: Annotated[int, Between(0, rules.KNOCK_LIMIT)] = 0,
+        patience: Annotated[int, Between(0, 99)] = 99,
+        early_knock: Annotated[int, Between(0, rules.KNOCK_LIMIT)] = 10,
         late: Annotated[int, Between(0, 99)] = 0,
     ) -> None:
         self.take_gain = take_gain

@@ -47,7 +47,9 @@ def _beyond(card: int) -> int:
 def _opened(card: int) -> int:
     """The cards that playing ``card`` makes playable (its outward neighbours; all 7s after the 7S)."""
     suit, rank = divmod(card, NUM_RANKS)
-    ranks = [r for r in (rank - 1, rank + 1) if 0 <= r < NUM_RANKS and (r <= rank <= rules.SEVEN or r >= rank >= rules.SEVEN)]
+    ranks = [
+        r for r in (rank - 1, rank + 1) if 0 <= r < NUM_RANKS and (r <= rank <= rules.SEVEN or r >= rank >= rules.SEVEN)
+    ]
     opened = _mask(make_card(r, suit) for r in ranks)
     if card == rules.SEVEN_OF_SPADES:
         opened |= rules.SEVENS_MASK & ~(1 << card)
@@ -59,8 +61,9 @@ OPENED = np.array([_opened(card) for card in range(NUM_CARDS)], dtype=np.int64)
 SUIT_BITS = (1 << NUM_RANKS) - 1
 # Per 13-bit suit slice: how many cards, and their points (ace 1 .. king 13).
 SLICE_COUNT = np.array([bin(m).count("1") for m in range(1 << NUM_RANKS)], dtype=np.int64)
-SLICE_POINTS = np.array([sum(r + 1 for r in range(NUM_RANKS) if m >> r & 1) for m in range(1 << NUM_RANKS)],
-                        dtype=np.int64)
+SLICE_POINTS = np.array(
+    [sum(r + 1 for r in range(NUM_RANKS) if m >> r & 1) for m in range(1 << NUM_RANKS)], dtype=np.int64
+)
 
 
 def mask_count(masks: np.ndarray) -> np.ndarray:

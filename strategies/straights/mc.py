@@ -179,8 +179,9 @@ def what_is_known(observation: Observation) -> Knowledge:
 
     hand_mask = positions_to_cards(hand, np.full(size, ALL_HAND_POSITIONS))
     held_mask = positions_to_cards(hand, observation.held.astype(np.int64))
-    script = _fill_own_discards(history, discarded & (mover == seat[:, None]), discard_void,
-                                hand_mask & ~held_mask & ~table)
+    script = _fill_own_discards(
+        history, discarded & (mover == seat[:, None]), discard_void, hand_mask & ~held_mask & ~table
+    )
 
     card_seat = np.full((size, NUM_CARDS), -1, dtype=np.int64)
     past = np.flatnonzero((history >= 0).ravel())
@@ -200,8 +201,17 @@ def what_is_known(observation: Observation) -> Knowledge:
     def ordered(values: np.ndarray) -> np.ndarray:
         return np.take_along_axis(values, order, axis=1)
 
-    return Knowledge(seat, hand, script, card_seat, unseen, ordered(slot_seat), ordered(slot_step),
-                     ordered(slot_void), ordered(is_slot))
+    return Knowledge(
+        seat,
+        hand,
+        script,
+        card_seat,
+        unseen,
+        ordered(slot_seat),
+        ordered(slot_step),
+        ordered(slot_void),
+        ordered(is_slot),
+    )
 
 
 def _fill_own_discards(history: np.ndarray, own: np.ndarray, void: np.ndarray, discards: np.ndarray) -> np.ndarray:
@@ -211,8 +221,9 @@ def _fill_own_discards(history: np.ndarray, own: np.ndarray, void: np.ndarray, d
     the lowest card allowed always succeeds on a consistent observation.
     """
     steps = most_constrained_first(own, void, discards, NUM_CARDS)
-    cards, filled = fill_slots(discards, np.take_along_axis(void, steps, axis=1),
-                               np.take_along_axis(own, steps, axis=1), np.zeros(own.shape))
+    cards, filled = fill_slots(
+        discards, np.take_along_axis(void, steps, axis=1), np.take_along_axis(own, steps, axis=1), np.zeros(own.shape)
+    )
     if not filled.all():
         raise ValueError("an observation whose discards contradict its voids")
     script = history.copy()
@@ -256,8 +267,10 @@ def build_worlds(known: Knowledge, slot_cards: np.ndarray) -> Worlds:
     scripts = np.repeat(known.script, samples, axis=0)
     discard = known.slot_step[decision, slot] >= 0
     scripts[world_rows[discard], known.slot_step[decision, slot][discard]] = cards[world_rows, slot][discard]
-    return Worlds(deals.reshape(decisions, samples, NUM_CARDS).astype(np.int8),
-                  scripts.reshape(decisions, samples, NUM_CARDS).astype(np.int8))
+    return Worlds(
+        deals.reshape(decisions, samples, NUM_CARDS).astype(np.int8),
+        scripts.reshape(decisions, samples, NUM_CARDS).astype(np.int8),
+    )
 
 
 class ScriptedRollout:
@@ -358,8 +371,11 @@ class MonteCarloLookahead(StraightsLookahead):
     """Monte-Carlo lookahead: deal the unseen cards consistently many times, roll out each legal action."""
 
     def __init__(
-        self, samples: Annotated[int, Between(2, MAX_SAMPLES)] = 32, rollout: str = "heuristic",
-        seed: Annotated[int, Between(0, SEED_MAX)] = 0, objective: Annotated[str, OneOf(OBJECTIVES)] = "margin",
+        self,
+        samples: Annotated[int, Between(2, MAX_SAMPLES)] = 32,
+        rollout: str = "heuristic",
+        seed: Annotated[int, Between(0, SEED_MAX)] = 0,
+        objective: Annotated[str, OneOf(OBJECTIVES)] = "margin",
         confidence: Annotated[float, Between(0.0, 100.0)] = 1.0,
     ) -> None:
         super().__init__(rollout, objective)
