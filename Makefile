@@ -24,8 +24,12 @@ $(INSTALLED_TEST): pyproject.toml | $(BIN)/python
 run: $(INSTALLED)
 	$(BIN)/cardsim tournament --config experiments/default.toml
 
+# The tests, then lint, format and types of the package code (configured in pyproject.toml).
 test: $(INSTALLED_TEST)
 	$(BIN)/python -m pytest
+	$(BIN)/ruff check sim strategies
+	$(BIN)/ruff format --check sim strategies
+	$(BIN)/mypy
 
 bench: $(INSTALLED)
 	$(BIN)/python -m benchmarks.run
