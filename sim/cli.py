@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import strategies
-from benchmarks.run import add_arguments as add_benchmark_arguments
 from sim import games
+from sim.bench import BenchRequestError, benchmark
+from sim.bench import add_arguments as add_benchmark_arguments
 from sim.console import INTERRUPTED_STATUS, bounded_int_argument, output_gone, progress_bar, say_error
 from sim.files import UnreadableFile, UnwritableFolder, read_bounded, writable_folder
 from sim.numbers import NumberError, parse_float
@@ -27,9 +28,20 @@ DEFAULT_RESULTS = Path("results")
 PLAN_KEYS = ("game", "players", "rounds", "seed", "duplicate", "games", "engine", "keep_rounds", "chunk_size")
 RUN_KEYS = ("jobs", "backend", "scheduler", "out")
 SETTING_TYPES = {
-    "game": (str,), "players": (list,), "rounds": (int,), "seed": (int,), "duplicate": (bool,), "games": (bool,),
-    "engine": (str,), "keep_rounds": (bool,), "chunk_size": (int,), "jobs": (int,), "backend": (str,),
-    "scheduler": (str,), "out": (str,), "description": (str,),
+    "game": (str,),
+    "players": (list,),
+    "rounds": (int,),
+    "seed": (int,),
+    "duplicate": (bool,),
+    "games": (bool,),
+    "engine": (str,),
+    "keep_rounds": (bool,),
+    "chunk_size": (int,),
+    "jobs": (int,),
+    "backend": (str,),
+    "scheduler": (str,),
+    "out": (str,),
+    "description": (str,),
 }
 
 
@@ -92,7 +104,9 @@ def read_experiment(path: str) -> dict[str, Any]:
     if isinstance(settings.get("players"), str):
         settings["players"] = _players(settings["players"])
     for key, kinds in SETTING_TYPES.items():
-        if key in settings and (not isinstance(settings[key], kinds) or isinstance(settings[key], bool) and bool not in kinds):
+        if key in settings and (
+            not isinstance(settings[key], kinds) or isinstance(settings[key], bool) and bool not in kinds
+        ):
             raise UsageError(f"{path}: {key} must be {' or '.join(kind.__name__ for kind in kinds)}")
     if not all(isinstance(player, str) for player in settings.get("players", [])):
         raise UsageError(f"{path}: players must be strategy names")
@@ -130,7 +144,9 @@ def command_tournament(args: argparse.Namespace) -> int:
         jobs = _jobs(int(settings.get("jobs", 1)), _cluster_cores(client) if client is not None else None)
         store = RunStore(out)
         store.prepare(tournament.plan_config(plan))
-        args.interrupted = f"interrupted; the chunks played so far are kept in {out}/: run the same command again to resume"
+        args.interrupted = (
+            f"interrupted; the chunks played so far are kept in {out}/: run the same command again to resume"
+        )
         _say_resumption(plan, store, out)
         result = tournament.run(plan, store, jobs=jobs, backend=backend, progress=not args.quiet)
     finally:
@@ -147,11 +163,16 @@ def _say_resumption(plan, store: RunStore, out: Path) -> None:
 
     played = len(stored_chunks(plan, store))
     if played == plan.num_chunks:
-        print(f"cardsim tournament: {out}/ already holds this finished run; showing its results "
-              "(delete the folder, or choose another --out or --seed, to play it again)", file=sys.stderr)
+        print(
+            f"cardsim tournament: {out}/ already holds this finished run; showing its results "
+            "(delete the folder, or choose another --out or --seed, to play it again)",
+            file=sys.stderr,
+        )
     elif played:
-        print(f"cardsim tournament: resuming the run in {out}/: {played} of {plan.num_chunks} chunks "
-              "were played before", file=sys.stderr)
+        print(
+            f"cardsim tournament: resuming the run in {out}/: {played} of {plan.num_chunks} chunks were played before",
+            file=sys.stderr,
+        )
 
 
 def _cluster_cores(client) -> int:
@@ -181,7 +202,9 @@ def command_report(args: argparse.Namespace) -> int:
     plan = tournament.plan_from_config(store.read_config())
     missing = set(range(plan.num_chunks)) - store.finished_chunks()
     if missing:
-        raise UsageError(f"{args.run_dir} is unfinished ({len(missing)} chunks missing); run the tournament again to resume")
+        raise UsageError(
+            f"{args.run_dir} is unfinished ({len(missing)} chunks missing); run the tournament again to resume"
+        )
     result = tournament.finish(plan, store)
     print(format_summary(plan, result.summary, result.paired))
     print(f"\nPlots redrawn in {args.run_dir}/")
@@ -196,8 +219,16 @@ def command_match(args: argparse.Namespace) -> int:
 
     args.interrupted = "interrupted; a match keeps nothing, so it starts again from its first deal"
     outcome = sequential_match(
-        args.game, args.a, args.b, seed=args.seed, margin=args.margin, alpha=args.alpha, beta=args.beta,
-        max_deals=args.max_deals, engine=args.engine, progress=not args.quiet,
+        args.game,
+        args.a,
+        args.b,
+        seed=args.seed,
+        margin=args.margin,
+        alpha=args.alpha,
+        beta=args.beta,
+        max_deals=args.max_deals,
+        engine=args.engine,
+        progress=not args.quiet,
     )
     print(format_verdict(outcome))
     return 0
@@ -226,14 +257,21 @@ def command_crosscheck(args: argparse.Namespace) -> int:
     from sim.crosscheck import NoFastEngine, crosscheck
 
     if "fast" not in games.load(args.game).play_rounds:
-        raise UsageError(str(NoFastEngine(f"{args.game} has one engine (reference) until it has a fast one: "
-                                          "nothing to cross-check")))
+        raise UsageError(
+            str(NoFastEngine(f"{args.game} has one engine (reference) until it has a fast one: nothing to cross-check"))
+        )
     specs = args.strategies or [args.baseline] * games.load(args.game).num_seats
     jobs = _jobs(args.jobs)
     args.interrupted = "interrupted; a cross-check keeps nothing, so it starts again from its first deal"
     with progress_bar(args.rounds, "round", f"{args.game} crosscheck", not args.quiet) as bar:
-        report = crosscheck(game=args.game, rounds=args.rounds, seed=args.seed, strategies=specs, jobs=jobs,
-                            progress=lambda done: bar.update(done - bar.n))
+        report = crosscheck(
+            game=args.game,
+            rounds=args.rounds,
+            seed=args.seed,
+            strategies=specs,
+            jobs=jobs,
+            progress=lambda done: bar.update(done - bar.n),
+        )
     print(report.format())
     return 0 if report.ok else 1
 
@@ -246,13 +284,10 @@ def command_play(args: argparse.Namespace) -> int:
 
 
 def command_bench(args: argparse.Namespace) -> int:
-    from benchmarks.run import benchmark
-
-    if args.game != "straights":
-        raise UsageError(f"{args.game} has no fast engine to benchmark yet (games: straights)")
-    if min(args.sizes) < 1 or args.cores < 1:
-        raise UsageError("--sizes and --cores must be positive")
-    benchmark(tuple(args.sizes), args.cores, args.json)
+    try:
+        benchmark([args.game], args.sizes, args.cores, args.json)
+    except BenchRequestError as error:
+        raise UsageError(str(error)) from None
     return 0
 
 
@@ -272,11 +307,19 @@ def argument_parser() -> argparse.ArgumentParser:
     run.add_argument("--jobs", type=_jobs_argument, metavar="J", help="worker processes (-1: all cores)")
     run.add_argument("--duplicate", action="store_const", const=True, help="play every deal in every seating")
     run.add_argument("--games", action="store_const", const=True, help="play whole games and count wins")
-    run.add_argument("--engine", choices=("fast", "reference"),
-                     help="default: the game's fast engine if it has one, else its reference engine")
+    run.add_argument(
+        "--engine",
+        choices=("fast", "reference"),
+        help="default: the game's fast engine if it has one, else its reference engine",
+    )
     run.add_argument("--out", metavar="DIR", help="results directory (default results/<run-id>)")
-    run.add_argument("--no-rounds", dest="keep_rounds", action="store_const", const=False,
-                     help="keep only per-chunk aggregates, not per-round rows")
+    run.add_argument(
+        "--no-rounds",
+        dest="keep_rounds",
+        action="store_const",
+        const=False,
+        help="keep only per-chunk aggregates, not per-round rows",
+    )
     run.add_argument("--chunk-size", dest="chunk_size", type=_positive_int, metavar="N")
     run.add_argument("--backend", choices=("loky", "dask"))
     run.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler address for --backend dask")
@@ -292,8 +335,12 @@ def argument_parser() -> argparse.ArgumentParser:
     match.add_argument("--alpha", type=_probability, default=0.05)
     match.add_argument("--beta", type=_probability, default=0.05)
     match.add_argument("--max-deals", dest="max_deals", type=_positive_int, default=1_000_000)
-    match.add_argument("--engine", choices=("fast", "reference"), default="",
-                       help="default: the game's fast engine if it has one, else its reference engine")
+    match.add_argument(
+        "--engine",
+        choices=("fast", "reference"),
+        default="",
+        help="default: the game's fast engine if it has one, else its reference engine",
+    )
     match.add_argument("--quiet", action="store_true")
     match.set_defaults(handler=command_match)
 
@@ -337,7 +384,14 @@ def main(argv: list[str] | None = None) -> int:
     args.interrupted = "interrupted"  # a command that keeps its work says so here when it starts
     try:
         return args.handler(args)
-    except (UsageError, ResultsError, PlanError, strategies.StrategyError, games.UnknownGame, UnwritableFolder) as error:
+    except (
+        UsageError,
+        ResultsError,
+        PlanError,
+        strategies.StrategyError,
+        games.UnknownGame,
+        UnwritableFolder,
+    ) as error:
         print(f"cardsim {args.command}: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

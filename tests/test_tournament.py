@@ -291,7 +291,7 @@ def test_partners_draw_only_when_another_team_shares_the_win():
         (["tournament", "--config", "/no/such/file.toml"], "cannot read /no/such/file.toml"),
         (["report", "/no/such/run"], "does not exist"),
         (["match", "heuristic", "heuristic"], "A and B are the same strategy"),
-        (["bench", "--game", "euchre"], "euchre has no fast engine to benchmark"),
+        (["bench", "--game", "euchre", "--cores", "0"], "--sizes and --cores must be positive"),
         (["crosscheck", "--rounds", "10", "--jobs", "0"], "--jobs must be -1 (every core) or at least 1, not 0"),
         (["tournament", "--game", "straights", "--players", "first-legal," * 3 + "first-legal", "--rounds", "5",
           "--jobs", "-2"], "--jobs must be -1 (every core) or at least 1, not -2"),

@@ -48,4 +48,5 @@ GAME = Game(
     action_name=describe,
     parse_action=parse_action,
     program="sim.gemstones.cli",
+    baseline="greedy",
 )

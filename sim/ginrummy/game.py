@@ -51,4 +51,5 @@ GAME = Game(
     action_name=action_name,
     parse_action=parse_action,
     program="sim.ginrummy.cli",
+    baseline="cs340",
 )

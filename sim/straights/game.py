@@ -56,4 +56,5 @@ GAME = Game(
     action_name=card_name,
     parse_action=parse_action,
     program="sim.straights.cli",
+    baseline="first-legal",
 )
