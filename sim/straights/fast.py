@@ -24,14 +24,15 @@ from __future__ import annotations
 
 import itertools
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from sim.api import IllegalAction, Strategy, round_ids
+from sim import lockstep
+from sim.api import IllegalAction, Strategy
 from sim.cards import NUM_CARDS, NUM_RANKS, bits_to_bools, format_cards, make_card
-from sim.games import GamesResult, RoundsResult
+from sim.games import DealSource, GamesResult, RoundsResult
 from sim.straights import rules
 from sim.straights.observation import DISCARDED, NOT_YET, Observation, positions_to_cards
 
@@ -52,8 +53,6 @@ NO_POSITION = 62
 _POSITION_OF_SLOT = np.array([np.roll(np.arange(NUM_CARDS), HAND * leader) for leader in range(SEATS)], dtype=np.int8)
 _OTHER_SEVENS = np.array([make_card(rules.SEVEN, suit) for suit in range(rules.NUM_SUITS - 1)])
 
-DealSource = Callable[[np.ndarray, int], np.ndarray]
-"""Deals for the games ``game_ids`` (n,) in round ``round_number``: (n, 52) card ids."""
 
 
 @dataclass(frozen=True)
@@ -132,17 +131,14 @@ def play_games(game_ids: int | np.ndarray, deal_source: DealSource, strategies: 
     round ``r`` of game ``g`` has round id ``sim.api.round_id(g, r)``.
     """
     game_ids = np.arange(int(game_ids), dtype=np.int64) if np.ndim(game_ids) == 0 else np.asarray(game_ids, np.int64)
-    scores = np.zeros((len(game_ids), SEATS), dtype=np.int64)
-    rounds = np.zeros(len(game_ids), dtype=np.int64)
-    going = np.arange(len(game_ids))
-    round_number = 0
-    while going.size:
-        ids = game_ids[going]
-        result = play_rounds(deal_source(ids, round_number), strategies, round_ids(ids, round_number), scores[going])
-        scores[going] += result.points
-        rounds[going] += 1
-        going = going[scores[going].max(axis=1) < rules.GAME_OVER_SCORE]
-        round_number += 1
+
+    def play(deals: np.ndarray, ids: np.ndarray, scores: np.ndarray) -> np.ndarray:
+        return play_rounds(deals, strategies, ids, scores).points
+
+    def is_over(scores: np.ndarray) -> np.ndarray:
+        return scores.max(axis=1) >= rules.GAME_OVER_SCORE
+
+    scores, rounds = lockstep.play_games(game_ids, deal_source, play, SEATS, is_over)
     return GameResults(scores, rounds, scores == scores.min(axis=1, keepdims=True))
 
 

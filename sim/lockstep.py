@@ -1,0 +1,45 @@
+"""What every fast engine shares: whole games played as rounds in lockstep.
+
+A fast engine plays a batch of rounds at once (``play_rounds``). ``play_games`` strings them into
+whole games: round ``r`` of every game still going is dealt together, played as one batch and
+scored, and the games that are over leave the batch before the next round, so every round is one
+vectorized call over the games that still need it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from sim.api import round_ids
+from sim.games import DealSource
+
+PlayScoredRounds = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
+"""``play(deals (n, ...), round ids (n,), scores before the round (n, k)) -> scores gained (n, k)``."""
+
+
+def play_games(
+    game_ids: np.ndarray,
+    deal_source: DealSource,
+    play: PlayScoredRounds,
+    score_columns: int,
+    is_over: Callable[[np.ndarray], np.ndarray],
+) -> tuple[np.ndarray, np.ndarray]:
+    """(final scores (B, score_columns), rounds played (B,)) of whole games ``game_ids``.
+
+    Round ``r`` of game ``g`` is dealt by ``deal_source(game ids still going, r)`` and numbered
+    ``sim.api.round_id(g, r)``; ``is_over(scores (n, k)) -> (n,) bool`` ends a game after a round.
+    """
+    game_ids = np.asarray(game_ids, dtype=np.int64)
+    scores = np.zeros((len(game_ids), score_columns), dtype=np.int64)
+    rounds = np.zeros(len(game_ids), dtype=np.int64)
+    going = np.arange(len(game_ids))
+    round_number = 0
+    while going.size:
+        ids = game_ids[going]
+        scores[going] += play(deal_source(ids, round_number), round_ids(ids, round_number), scores[going])
+        rounds[going] += 1
+        going = going[~is_over(scores[going])]
+        round_number += 1
+    return scores, rounds
