@@ -20,7 +20,8 @@ record's ``action_name`` and read back by its ``parse_action``.
 
 **Observations** are the game's own record of numpy arrays whose first axis is the row (decision),
 with ``len()``; besides the game's fields every one has ``round_id`` ((n,) int64, see below) and
-``arrays()``, every field by name (what cross-checks compare).
+``arrays()``, every field by name (what cross-checks compare). A strategy reads its observation and
+never writes to it: fast engines may hand out read-only views of their own state.
 
 **Legal actions in observations.** Every game's observation has ``legal_mask``: an (n,
 num_actions) bool array, True where the action is legal for that row's seat. Games may carry

@@ -17,6 +17,7 @@ import importlib
 import importlib.util
 import json
 import math
+import warnings
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from itertools import combinations
@@ -359,7 +360,10 @@ def _execute(plan: Plan, todo: Iterable[int], jobs: int, backend: str) -> Iterat
 
     modules = registering_modules(plan)
     local = backend == "loky"  # Dask's workers belong to the cluster: they are not ours to stop
-    with parallel_config(backend=backend, n_jobs=jobs):
+    with parallel_config(backend=backend, n_jobs=jobs), warnings.catch_warnings():
+        # A run stopped early (Ctrl-C) leaves chunks finished but not stored; joblib warns of them.
+        # They are not lost results: resuming plays them again, as the interrupted line says.
+        warnings.filterwarnings("ignore", message=r".*executed\s+but not used", category=UserWarning)
         parallel = Parallel(return_as="generator_unordered")
         results = parallel(delayed(_play_chunk_in_worker)(plan, index, modules, local) for index in todo)
         yield from results

@@ -4,7 +4,7 @@ A deal is a (24,) array of card ids: the pack in the order it is dealt from (``r
 gives the batches, the 21st card is the upcard), shuffled by ``sim.dealing``'s block dealer, so
 deal ``i`` depends on nothing but the seed, the stream and ``i``. Points are per seat: both partners
 are credited with their team's points, and ``teams`` tells the tournament to count them once per
-partnership. There is no fast engine yet, so only "reference" is offered.
+partnership. Both engines are offered: "fast" (``sim.euchre.fast``, the default) and "reference".
 Hand ``r`` of whole game ``g`` is numbered ``sim.api.round_id(g, r)`` and dealt by seat ``r % 4``.
 """
 
@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 
 from sim import seating
 from sim.dealing import BlockDealer
-from sim.euchre import rules
+from sim.euchre import fast, rules
 from sim.euchre.engine import Game as EuchreGame
 from sim.euchre.engine import Hand
 from sim.euchre.observation import NUM_ACTIONS, action_name, parse_action
@@ -45,13 +45,14 @@ GAME = Game(
     deals=PACKS.deals,
     deals_at=PACKS.deals_at,
     deal_version=2,  # 1: one seeded generator per deal; 2: sim.dealing's blocks
-    play_rounds={"reference": rounds_player(new_state, rules.NUM_PLAYERS)},
-    play_games={"reference": games_player(new_game, rules.NUM_PLAYERS)},
+    play_rounds={"fast": fast.play_rounds, "reference": rounds_player(new_state, rules.NUM_PLAYERS)},
+    play_games={"fast": fast.play_games, "reference": games_player(new_game, rules.NUM_PLAYERS)},
     new_state=new_state,
     new_game=new_game,
     num_actions=NUM_ACTIONS,
     action_name=action_name,
     parse_action=parse_action,
     program="sim.euchre.cli",
+    baseline="simple",
     teams=tuple(rules.team_of(seat) for seat in range(rules.NUM_PLAYERS)),
 )

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+import numpy as np
+
 from sim.cards import SUIT_NAMES, make_card, rank_of, suit_of
 
 NUM_PLAYERS = 4
@@ -64,7 +66,8 @@ def next_suit(suit: int) -> int:
 
 def cross_suits(suit: int) -> tuple[int, int]:
     """The two suits of the other colour."""
-    return tuple(other for other in range(4) if other not in (suit, next_suit(suit)))
+    first, second = (other for other in range(4) if other not in (suit, next_suit(suit)))
+    return first, second
 
 
 def is_right_bower(card: int, trump: int) -> bool:
@@ -199,3 +202,54 @@ def game_winner(scores: Sequence[int], points_to_win: int) -> int | None:
         if score >= points_to_win:
             return team
     return None
+
+
+# --------------------------------------------------------------------------- decision tables
+# The rules above as lookup tables over (trump, ...) and card ids, built once from those functions so
+# the two agree by construction: the fast engine and the batched strategies decide a whole batch of
+# hands with a few array lookups instead of a Python call per card.
+
+
+def _table(function, *shape: int, dtype=np.int64) -> np.ndarray:
+    table = np.zeros(shape, dtype=dtype)
+    for index in np.ndindex(*shape):
+        table[index] = function(*index)
+    return table
+
+
+PACK_CARDS = np.array(sorted(NEW_PACK), dtype=np.int64)
+PACK_MASK = sum(1 << card for card in NEW_PACK)
+_CARD_COUNT = 52  # card ids run over the whole 52-card deck; cards outside the pack never occur
+
+EFFECTIVE_SUIT = _table(lambda trump, card: effective_suit(card, trump), 4, _CARD_COUNT, dtype=np.int8)
+"""[trump, card] the suit the card counts as."""
+
+SUIT_CARDS = _table(
+    lambda trump, suit: sum(1 << card for card in NEW_PACK if effective_suit(card, trump) == suit), 4, 4
+)
+"""[trump, suit] bitmask of the pack's cards that count as ``suit``: what following it means."""
+
+TRUMP_FACES = _table(lambda trump: sum(1 << card for card in NEW_PACK if is_trump(card, trump) and is_face(card)), 4)
+"""[trump] bitmask of the trump face cards (``trump_face_count`` is its popcount with a hand)."""
+
+_LED_SUITS = 5  # a led suit, or index 4 for none (the order with trump alone)
+
+
+def _strength(trump: int, led: int, card: int) -> int:
+    """The card's place in the order with ``trump`` and led suit ``led`` (4: none) among the pack, 0 lowest."""
+    if card not in NEW_PACK:
+        return -1
+    led_suit = None if led == 4 else led
+    return sorted(NEW_PACK, key=lambda other: led_key(other, trump, led_suit)).index(card)
+
+
+STRENGTH = _table(_strength, 4, _LED_SUITS, _CARD_COUNT, dtype=np.int8)
+"""[trump, led suit or NO_LED, card] the card's rank in the trick order (higher beats lower; -1 outside
+the pack). ``STRENGTH[trump, NO_LED]`` is the order with trump alone (``trump_key``)."""
+NO_LED = 4
+
+PLAIN_STRENGTH = np.array(
+    [sorted(NEW_PACK, key=plain_key).index(card) if card in NEW_PACK else -1 for card in range(_CARD_COUNT)],
+    dtype=np.int8,
+)
+"""[card] the card's rank in the order without trump (``plain_key``)."""

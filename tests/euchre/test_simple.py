@@ -1,14 +1,28 @@
-"""The Simple player's decisions, one spec rule at a time."""
+"""The Simple player's decisions, one spec rule at a time (each on a batch of one hand)."""
+
+import numpy as np
 
 from sim.euchre import rules
 from sim.euchre.observation import PASS, order_up
-from strategies.euchre.simple import lead_card, make_trump, play_card
+from strategies.euchre import simple
 
 HEARTS, DIAMONDS, SPADES = rules.HEARTS, rules.DIAMONDS, rules.SPADES
 
 
 def cards(*names):
     return [rules.parse_long_name(name) for name in names]
+
+
+def batch_of_one(decide):
+    """``decide`` called with a hand given as a list of cards and scalar arguments, as a batch of one."""
+
+    def decided(hand, *values):
+        return int(decide(np.array([sum(1 << card for card in hand)]), *(np.array([value]) for value in values))[0])
+
+    return decided
+
+
+make_trump, lead_card, play_card = map(batch_of_one, (simple.make_trump, simple.lead_card, simple.play_card))
 
 
 UPCARD_HEART = rules.parse_long_name("Nine of Hearts")
