@@ -1,4 +1,4 @@
-"""What every fast engine shares: whole games played as rounds in lockstep.
+"""What every fast engine shares: whole games played as rounds in lockstep, and the error for bad deals.
 
 A fast engine plays a batch of rounds at once (``play_rounds``). ``play_games`` strings them into
 whole games: round ``r`` of every game still going is dealt together, played as one batch and
@@ -14,6 +14,11 @@ import numpy as np
 
 from sim.api import round_ids
 from sim.games import DealSource
+
+
+class DealError(ValueError):
+    """Deals a fast engine refuses: not an array of whole packs of its game."""
+
 
 PlayScoredRounds = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
 """``play(deals (n, ...), round ids (n,), scores before the round (n, k)) -> scores gained (n, k)``."""

@@ -38,6 +38,7 @@ from sim.cards import NUM_RANKS
 from sim.euchre import rules
 from sim.euchre.observation import NONE, ORDER_UP, PASS, Observation, Phase
 from sim.games import DealSource, GamesResult, RoundsResult
+from sim.lockstep import DealError
 
 BLOCK_SIZE = 8192  # hands played together: memory stays flat however many are asked for
 SEATS = rules.NUM_PLAYERS
@@ -67,10 +68,6 @@ def _deal_order() -> np.ndarray:
 
 _DEAL_ORDER = _deal_order()
 _UPCARD_ROW = SEATS * rules.HAND_SIZE  # the upcard's row in a deal's positions in ``_DEAL_ORDER``
-
-
-class DealError(ValueError):
-    """Deals that are not orderings of the 24-card Euchre pack."""
 
 
 def play_rounds(

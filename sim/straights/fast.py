@@ -33,6 +33,7 @@ from sim import lockstep
 from sim.api import IllegalAction, Strategy
 from sim.cards import NUM_CARDS, NUM_RANKS, bits_to_bools, format_cards, make_card
 from sim.games import DealSource, GamesResult, RoundsResult
+from sim.lockstep import DealError
 from sim.straights import rules
 from sim.straights.observation import DISCARDED, NOT_YET, Observation, positions_to_cards
 
@@ -54,7 +55,6 @@ _POSITION_OF_SLOT = np.array([np.roll(np.arange(NUM_CARDS), HAND * leader) for l
 _OTHER_SEVENS = np.array([make_card(rules.SEVEN, suit) for suit in range(rules.NUM_SUITS - 1)])
 
 
-
 @dataclass(frozen=True)
 class RoundResults(RoundsResult):
     """What B rounds came to, in the order of the deals: ``points`` (B, 4) int64, what each seat
@@ -71,10 +71,6 @@ class GameResults(GamesResult):
     """What B games came to, in the order of the game ids: ``scores`` (B, 4) int64 final game scores,
     ``rounds`` (B,) int64 how many rounds each game lasted, ``winners`` (B, 4) bool the seats with
     the lowest final score (several when tied)."""
-
-
-class DealError(ValueError):
-    """Deals that are not 52-card decks."""
 
 
 def play_rounds(
