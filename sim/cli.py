@@ -284,6 +284,8 @@ def command_play(args: argparse.Namespace) -> int:
 
 
 def command_bench(args: argparse.Namespace) -> int:
+    if args.json:
+        writable_folder(Path(args.json).parent)  # refused before a measurement, not after it
     try:
         benchmark([args.game], args.sizes, args.cores, args.json)
     except BenchRequestError as error:

@@ -98,3 +98,9 @@ def test_counting_strategy_counts_every_row_it_answers():
 )
 def test_reference_batches_are_round_numbers(value, nice):
     assert bench.nice_ceiling(value) == nice
+
+
+def test_an_impossible_json_path_is_one_line_before_any_measurement(capsys):
+    assert main(["bench", "--game", "euchre", "--sizes", "100", "--cores", "1", "--json", "/proc/x/bench.jsonl"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err == "cardsim bench: cannot create folder /proc/x: No such file or directory\n"

@@ -52,10 +52,10 @@ def test_number_settings_refuse_values_that_are_not_finite():
 
 
 class _Player:
-    """A stand-in strategy."""
+    """A stand-in strategy (registered, never asked to play): always the first legal action."""
 
     def choose(self, observation):
-        raise NotImplementedError
+        return observation.legal_mask.argmax(axis=1)
 
 
 def test_a_name_registered_twice_is_refused_and_the_first_kept():
