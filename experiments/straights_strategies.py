@@ -11,7 +11,7 @@ per-deal outcome is A's mean points per round minus B's (negative: A scores fewe
 its mean and 99% confidence interval come from ``sim.stats.mean_interval`` over deals.
 
 ``oracle-mc`` plays the mc deals too, with the true deals and actions handed over through a
-``Truth`` (``strategies.straights.mc``). The share of the heuristic-to-oracle gap that mc closes is
+``Truth`` (``strategies.straights.mc.truth_of``). The share of the heuristic-to-oracle gap that mc closes is
 (H - M) / (H - O) in the margin A - B against heuristic opponents on the same deals: what mc and
 oracle-mc optimize (H = 0, as a heuristic seat among heuristic opponents has no margin). Its
 interval is the delta method's over the per-deal values. A seat's own mean points are shown beside
@@ -34,7 +34,7 @@ from sim import seating, stats
 from sim.straights import fast, rules
 from sim.straights.game import PACKS
 from sim.straights.engine import Round
-from strategies.straights.mc import Truth
+from strategies.straights.mc import truth_of
 
 GAME = "straights"
 CONFIDENCE = 0.99
@@ -95,7 +95,7 @@ def play_chunk(a_spec: str, b_spec: str, start: int, count: int) -> tuple[np.nda
         pair = (strategies.get(GAME, a_spec), strategies.get(GAME, b_spec))
         seats = [pair[player] for player in players]
         if strategies.info(GAME, strategies.parse_spec(a_spec)[0]).cheating:
-            truth = Truth(dealt, round_ids)
+            truth = truth_of(dealt, round_ids)
             pair[0].bind(truth)
             seats = truth.watch(seats)
         points = fast.play_rounds(dealt, seats, round_ids).points
@@ -119,15 +119,6 @@ def heuristic_table_chunk(start: int, count: int) -> np.ndarray:
     """Per deal, a seat's mean points per round when all four seats play heuristic."""
     heuristic = strategies.get(GAME, "heuristic")
     return fast.play_rounds(PACKS.deals(SEED, start, count), [heuristic] * rules.NUM_PLAYERS).points.mean(axis=1)
-
-
-def gap_closed(heuristic: np.ndarray, mc: np.ndarray, oracle: np.ndarray) -> stats.Interval:
-    """(H - M) / (H - O) of per-deal values, with the delta method's confidence interval."""
-    gain, oracle_gain = heuristic - mc, heuristic - oracle
-    ratio = gain.mean() / oracle_gain.mean()
-    linearized = (gain - ratio * oracle_gain) / oracle_gain.mean()
-    spread = stats.mean_interval(linearized, CONFIDENCE)
-    return stats.Interval(ratio, ratio - spread.half_width, ratio + spread.half_width, spread.n)
 
 
 @dataclass(frozen=True)
@@ -203,8 +194,15 @@ def match_row(match: Match) -> str:
 
 
 def write_report(
-    matches: dict[str, Match], variants: list[Match], margin_gap: stats.Interval, heuristic_points: np.ndarray,
-    timing: DecisionTimes, worst_case: float, settings: Settings, elapsed: dict[str, float], quick: bool,
+    matches: dict[str, Match],
+    variants: list[Match],
+    margin_gap: stats.Interval,
+    heuristic_points: np.ndarray,
+    timing: DecisionTimes,
+    worst_case: float,
+    settings: Settings,
+    elapsed: dict[str, float],
+    quick: bool,
 ) -> str:
     """The page's markdown."""
     mc, oracle = matches["mc"], matches["oracle-mc"]
@@ -291,8 +289,12 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     settings = QUICK if args.quick else FULL
     settings = Settings(
-        settings.baseline_deals, args.mc_deals or settings.mc_deals, settings.objective_deals, settings.chunk,
-        settings.timing_rounds, args.jobs or settings.jobs,
+        settings.baseline_deals,
+        args.mc_deals or settings.mc_deals,
+        settings.objective_deals,
+        settings.chunk,
+        settings.timing_rounds,
+        args.jobs or settings.jobs,
     )
     elapsed: dict[str, float] = {}
 
@@ -305,27 +307,39 @@ def main(argv: list[str] | None = None) -> None:
 
     baseline = Settings(settings.baseline_deals, 0, 0, BASELINE_CHUNK, 0, settings.jobs)
     matches = {
-        "heuristic": timed("heuristic vs first-legal", lambda: play_match(
-            "heuristic", "first-legal", settings.baseline_deals, baseline)),
+        "heuristic": timed(
+            "heuristic vs first-legal",
+            lambda: play_match("heuristic", "first-legal", settings.baseline_deals, baseline),
+        ),
         "mc": timed("mc vs heuristic", lambda: play_match("mc", "heuristic", settings.mc_deals, settings)),
-        "oracle-mc": timed("oracle-mc vs heuristic", lambda: play_match(
-            "oracle-mc", "heuristic", settings.mc_deals, settings)),
+        "oracle-mc": timed(
+            "oracle-mc vs heuristic", lambda: play_match("oracle-mc", "heuristic", settings.mc_deals, settings)
+        ),
     }
     variants = [
-        timed(f"{spec} vs heuristic", lambda spec=spec: play_match(
-            spec, "heuristic", settings.objective_deals, settings))
+        timed(
+            f"{spec} vs heuristic", lambda spec=spec: play_match(spec, "heuristic", settings.objective_deals, settings)
+        )
         for spec in OTHER_OBJECTIVES
     ]
-    heuristic_points = timed("all-heuristic tables", lambda: np.concatenate(
-        [heuristic_table_chunk(start, min(settings.chunk, settings.mc_deals - start))
-         for start in range(0, settings.mc_deals, settings.chunk)]))
+    heuristic_points = timed(
+        "all-heuristic tables",
+        lambda: np.concatenate(
+            [
+                heuristic_table_chunk(start, min(settings.chunk, settings.mc_deals - start))
+                for start in range(0, settings.mc_deals, settings.chunk)
+            ]
+        ),
+    )
     mc, oracle = matches["mc"], matches["oracle-mc"]
-    no_margin = np.zeros(settings.mc_deals)
-    margin_gap = gap_closed(no_margin, mc.a_points - mc.b_points, oracle.a_points - oracle.b_points)
+    no_margin = np.zeros(settings.mc_deals)  # heuristic among heuristic opponents: H
+    mc_gain, oracle_gain = no_margin - (mc.a_points - mc.b_points), no_margin - (oracle.a_points - oracle.b_points)
+    margin_gap = stats.ratio_interval(mc_gain, oracle_gain, CONFIDENCE)
     timing = timed("decision times", lambda: time_decisions("mc", settings.timing_rounds))
     worst_case = time_worst_case("mc")
-    page = write_report(matches, variants, margin_gap, heuristic_points, timing, worst_case, settings, elapsed,
-                        args.quick)
+    page = write_report(
+        matches, variants, margin_gap, heuristic_points, timing, worst_case, settings, elapsed, args.quick
+    )
     args.out.parent.mkdir(parents=True, exist_ok=True)
     temporary = args.out.with_suffix(".tmp")
     temporary.write_text(page)

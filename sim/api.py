@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, Self, runtime_checkable
 
 import numpy as np
 
@@ -116,6 +116,10 @@ class ArrayRecord:
 
     def __len__(self) -> int:
         return len(getattr(self, dataclasses.fields(self)[0].name))  # type: ignore[arg-type]
+
+    def take(self, rows: np.ndarray) -> Self:
+        """The same record of the rows ``rows`` only (fresh arrays)."""
+        return type(self)(**{name: values.take(rows, axis=0) for name, values in self.arrays().items()})
 
 
 def round_id(game_id: int, round_number: int) -> int:

@@ -256,11 +256,12 @@ def command_strategies(args: argparse.Namespace) -> int:
 def command_crosscheck(args: argparse.Namespace) -> int:
     from sim.crosscheck import NoFastEngine, crosscheck
 
-    if "fast" not in games.load(args.game).play_rounds:
+    game = games.load(args.game)
+    if "fast" not in game.play_rounds:
         raise UsageError(
             str(NoFastEngine(f"{args.game} has one engine (reference) until it has a fast one: nothing to cross-check"))
         )
-    specs = args.strategies or [args.baseline] * games.load(args.game).num_seats
+    specs = args.strategies or [args.baseline or game.baseline] * game.num_seats
     jobs = _jobs(args.jobs)
     args.interrupted = "interrupted; a cross-check keeps nothing, so it starts again from its first deal"
     with progress_bar(args.rounds, "round", f"{args.game} crosscheck", not args.quiet) as bar:
@@ -359,7 +360,9 @@ def argument_parser() -> argparse.ArgumentParser:
     check.add_argument("--rounds", type=_positive_int, default=10_000)
     check.add_argument("--seed", type=_seed, default=0)
     check.add_argument("--strategies", type=_players, metavar="A,B,C,D", help="one spec per seat")
-    check.add_argument("--baseline", default="first-legal", help="the strategy of every seat without --strategies")
+    check.add_argument(
+        "--baseline", default="", help="the strategy of every seat without --strategies (default: the game's baseline)"
+    )
     check.add_argument("--jobs", type=_jobs_argument, default=1, metavar="J", help="worker processes (-1: all cores)")
     check.add_argument("--quiet", action="store_true", help="no progress bar")
     check.set_defaults(handler=command_crosscheck)

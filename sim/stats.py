@@ -202,6 +202,20 @@ def mean_interval_from_moments(n: int, total: float, total_sq: float, confidence
 # --------------------------------------------------------------------------- proportions
 
 
+def ratio_interval(numerator: ArrayLike, denominator: ArrayLike, confidence: float = 0.95) -> Interval:
+    """mean(numerator) / mean(denominator) of paired values, with the delta method's interval.
+
+    The ratio's error is that of the mean of the linearized values (n_i - r d_i) / mean(d): what
+    "the share of a gap closed" needs when both gaps are measured on the same deals.
+    """
+    top, bottom = np.asarray(numerator, dtype=float).ravel(), np.asarray(denominator, dtype=float).ravel()
+    if top.size != bottom.size:
+        raise ValueError("numerator and denominator must be paired (same length)")
+    ratio = float(top.mean() / bottom.mean())
+    spread = mean_interval((top - ratio * bottom) / bottom.mean(), confidence)
+    return Interval(ratio, ratio - spread.half_width, ratio + spread.half_width, spread.n)
+
+
 def wilson_interval(successes: int, trials: int, confidence: float = 0.95) -> Interval:
     """The success proportion with its Wilson score confidence interval.
 

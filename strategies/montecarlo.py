@@ -18,15 +18,35 @@ This is perfect-information Monte Carlo (Ginsberg's GIB): for each decision of a
 A game subclasses ``MonteCarlo`` and supplies steps 1–3 and the policy's choice; this module does
 the bookkeeping. Values are integers (higher is better), so totals are exact, and every quantity a
 choice depends on is computed from that decision's own rollouts: the batch makes no difference.
+
+It also holds what every game's sampler and oracle share:
+
+* **slots** — a world deals the cards its player has not seen into *slots* (a card some seat holds,
+  a face-down discard, an undealt card), each with the cards it cannot take (a seat's revealed voids).
+  ``draw_slot_cards`` fills them most constrained first, each with a uniform pick among the free
+  cards it may take, and draws a world again when some slot finds no card: every world is consistent.
+* **the oracle's hook** — observations never carry hidden cards, and the engines know of no oracle.
+  The code running an evaluation makes a ``Truth`` of the deals it plays (by round id), wraps every
+  seat's strategy with ``Truth.watch`` so the actions actually taken are recorded (a deal alone does
+  not say which card was thrown face down), and binds it to the cheating strategy.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+
+from sim.api import Strategy
+from sim.cards import NUM_CARDS
+
+CARD_IDS = np.arange(NUM_CARDS, dtype=np.int64)
+MAX_REDRAWS = 1000
+NOT_YET = -2
+"""A ``Truth``'s entry for an action not taken (yet)."""
 
 
 def decision_rng(seed: int, *key: int) -> np.random.Generator:
@@ -115,3 +135,124 @@ class MonteCarlo(ABC):
     @abstractmethod
     def action(self, observation: Any, choice: np.ndarray) -> np.ndarray:
         """(n,) the actions at the chosen candidate slots."""
+
+
+# --------------------------------------------------------------------------- sampling worlds
+
+
+def most_constrained_first(is_slot: np.ndarray, void: np.ndarray, pool: np.ndarray, keep: int) -> np.ndarray:
+    """(d, keep) column order: slots before non-slots, then by how many ``pool`` cards a slot cannot take."""
+    excluded = np.bitwise_count(void & pool[:, None]).astype(np.int64)
+    columns = np.arange(is_slot.shape[1])
+    key = (~is_slot) * (1 << 20) + (NUM_CARDS - excluded) * (1 << 10) + columns
+    return np.argsort(key, axis=1)[:, :keep]
+
+
+def fill_slots(
+    pool: np.ndarray, void: np.ndarray, is_slot: np.ndarray, uniform: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Fill each row's slots in column order from the card mask ``pool`` (n,).
+
+    A slot takes the free card at fraction ``uniform`` (n, K) of the free cards outside its ``void``
+    (card ids ascending). Returns the cards (n, K) int64, -1 where no slot, and whether each row got
+    all its slots filled.
+    """
+    free = pool.copy()
+    cards = np.full(void.shape, -1, dtype=np.int64)
+    filled = np.ones(len(pool), dtype=bool)
+    for column in range(void.shape[1]):
+        rows = np.flatnonzero(is_slot[:, column] & filled)
+        if rows.size == 0:
+            continue
+        allowed = free[rows] & ~void[rows, column]
+        count = np.bitwise_count(allowed).astype(np.int64)
+        filled[rows[count == 0]] = False
+        pick = (uniform[rows, column] * count).astype(np.int64)
+        bits = (allowed[:, None] >> CARD_IDS) & 1
+        card = np.argmax(np.cumsum(bits, axis=1) > pick[:, None], axis=1)
+        ok = count > 0
+        cards[rows[ok], column] = card[ok]
+        free[rows[ok]] &= ~np.left_shift(np.int64(1), card[ok])
+    return cards, filled
+
+
+def card_bits(cards: np.ndarray) -> np.ndarray:
+    """The int64 single-card masks of card ids, 0 for negative ids (``DISCARDED``, ``NOT_YET``)."""
+    return np.where(cards >= 0, np.left_shift(np.int64(1), np.maximum(cards, 0)), np.int64(0))
+
+
+def draw_slot_cards(
+    unseen: np.ndarray, slot_void: np.ndarray, is_slot: np.ndarray, rngs: Sequence[np.random.Generator], samples: int
+) -> np.ndarray:
+    """(d, samples, K) int64 the ``unseen`` cards (d,) dealt to each row's slots in ``samples`` worlds, -1
+    where no slot. ``slot_void`` (d, K) are the cards each slot cannot take, ``is_slot`` (d, K) which
+    columns are slots (as many per row as unseen cards), most constrained first.
+
+    Row ``r`` draws only from ``rngs[r]``: its worlds do not depend on the other rows.
+    """
+    slots = is_slot.shape[1]
+    pool = np.repeat(unseen, samples)
+    void = np.repeat(slot_void, samples, axis=0)
+    is_slot = np.repeat(is_slot, samples, axis=0)
+    uniform = np.concatenate([rng.random((samples, slots)) for rng in rngs])
+    cards, filled = fill_slots(pool, void, is_slot, uniform)
+    for _ in range(MAX_REDRAWS):
+        if filled.all():
+            return cards.reshape(len(rngs), samples, slots)
+        again = np.flatnonzero(~filled)  # ascending, so grouped by row in row order
+        rows, counts = np.unique(again // samples, return_counts=True)
+        uniform = np.concatenate([rngs[row].random((count, slots)) for row, count in zip(rows, counts)])
+        cards[again], filled[again] = fill_slots(pool[again], void[again], is_slot[again], uniform)
+    raise RuntimeError(f"no consistent world found in {MAX_REDRAWS} draws for some decision")
+
+
+# --------------------------------------------------------------------------- the oracle's hook
+
+
+class Truth:
+    """The oracle's hook: the true deals by round id and, as play goes on, the actions actually taken.
+
+    Make one for the deals an evaluation plays, play with the strategies ``watch`` returns (every
+    seat's, so no action is missed) and ``bind`` it to the cheating strategy. Round ids must be unique.
+    ``actions[row, step]`` is the action taken at ``step_of(observation)`` (< ``steps``) of that
+    round, ``NOT_YET`` before it is taken.
+    """
+
+    def __init__(
+        self, deals: np.ndarray, round_ids: np.ndarray, steps: int, step_of: Callable[[Any], np.ndarray]
+    ) -> None:
+        self.deals = np.asarray(deals, dtype=np.int8)
+        self.round_ids = np.asarray(round_ids, dtype=np.int64)
+        if len(np.unique(self.round_ids)) != len(self.round_ids) or len(self.round_ids) != len(self.deals):
+            raise ValueError("a Truth needs one unique round id per deal")
+        self._by_id = np.argsort(self.round_ids)
+        self.step_of = step_of
+        self.actions = np.full((len(self.deals), steps), NOT_YET, dtype=np.int8)
+
+    def rows(self, round_ids: np.ndarray) -> np.ndarray:
+        """The rows of these round ids; KeyError for a round this Truth does not hold."""
+        sorted_ids = self.round_ids[self._by_id]
+        at = np.minimum(np.searchsorted(sorted_ids, round_ids), len(sorted_ids) - 1)
+        rows = self._by_id[at]
+        if len(rows) and (self.round_ids[rows] != round_ids).any():
+            raise KeyError(f"rounds {sorted(set(round_ids.tolist()) - set(self.round_ids.tolist()))} are unknown")
+        return rows
+
+    def watch(self, seats: Sequence[Strategy]) -> list[Strategy]:
+        """The seats' strategies, each recording its actions here (one witness per distinct strategy)."""
+        witnesses = {id(strategy): Witness(strategy, self) for strategy in seats}
+        return [witnesses[id(strategy)] for strategy in seats]
+
+
+class Witness:
+    """Plays like ``inner`` and records each action it takes in a Truth."""
+
+    def __init__(self, inner: Strategy, truth: Truth) -> None:
+        self.inner = inner
+        self.truth = truth
+        self.name = getattr(inner, "name", type(inner).__name__)
+
+    def choose(self, observation: Any) -> np.ndarray:
+        actions = self.inner.choose(observation)
+        self.truth.actions[self.truth.rows(observation.round_id), self.truth.step_of(observation)] = actions
+        return actions

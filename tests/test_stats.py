@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sim import stats
 from sim.stats import (
     Interval,
     elo_from_score,
@@ -100,6 +101,16 @@ def test_mean_interval_known_value() -> None:
     assert iv.high == pytest.approx(3 + half, rel=1e-12)
     assert iv.half_width == pytest.approx(half, rel=1e-12)
     assert iv.contains(3.0) and not iv.contains(5.0)
+
+
+def test_ratio_interval_known_value() -> None:
+    """The delta method: linearized values ([1, 2, 3] - 1 * 2) / 2 = [-0.5, 0, 0.5] around the ratio 1."""
+    iv = stats.ratio_interval([1, 2, 3], [2, 2, 2])
+    half = Z975 * 0.5 / math.sqrt(3)
+    assert iv.estimate == 1.0 and iv.n == 3
+    assert iv.low == pytest.approx(1 - half, rel=1e-12) and iv.high == pytest.approx(1 + half, rel=1e-12)
+    with pytest.raises(ValueError, match="paired"):
+        stats.ratio_interval([1, 2], [1, 2, 3])
 
 
 def test_mean_interval_narrows_with_lower_confidence() -> None:

@@ -36,17 +36,15 @@ every face-down discard filled in (ours in an order consistent with our voids: t
 discards does not change the state reached). One wrapper plays every seat: it replays the script
 before the decision step, forces the candidate at it and follows the rollout policy after it.
 
-**The oracle hook.** Observations never carry hidden cards, and the engines know of no oracle. The
-code running an evaluation makes a ``Truth`` of the deals it plays (by round id), wraps every seat's
-strategy with ``Truth.watch`` so the actions actually taken are recorded (a deal alone does not say
-which unplayed cards were discarded), and binds it: ``oracle.bind(truth)``.
+**The oracle hook** (``strategies.montecarlo.Truth``): the code running an evaluation makes
+``truth_of(deals, round_ids)``, plays every seat with the strategies its ``watch`` returns (a deal alone
+does not say which unplayed cards were discarded) and binds it: ``oracle.bind(truth)``.
 """
 
 from __future__ import annotations
 
 import math
 from abc import abstractmethod
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Annotated
 
@@ -55,19 +53,28 @@ import numpy as np
 import strategies
 from sim.cards import ALL_CARDS_MASK, NUM_CARDS
 from sim.straights import fast, rules
-from sim.straights.observation import DISCARDED, NOT_YET, Observation, positions_to_cards, take_rows
+from sim.straights.observation import DISCARDED, Observation, positions_to_cards, take_rows
 from strategies import SEED_MAX, Between, OneOf, Strategy, StrategyError, register
-from strategies.montecarlo import MonteCarlo, Rollouts, decision_rng
+from strategies.montecarlo import (
+    CARD_IDS,
+    NOT_YET,
+    MonteCarlo,
+    Rollouts,
+    Truth,
+    card_bits,
+    decision_rng,
+    draw_slot_cards,
+    fill_slots,
+    most_constrained_first,
+)
 
 SEATS = rules.NUM_PLAYERS
 HAND = rules.HAND_SIZE
 HAND_POSITIONS = np.arange(HAND)
-CARD_IDS = np.arange(NUM_CARDS, dtype=np.int64)
 STEPS = np.arange(NUM_CARDS)
 SLOTS = NUM_CARDS - HAND  # the unseen cards are at most the three other hands
 ALL_HAND_POSITIONS = (1 << HAND) - 1
 ROLLOUT_BATCH = 2048  # rounds per fast-engine call: larger blocks fall out of cache and play slower
-MAX_REDRAWS = 1000
 OBJECTIVES = ("margin", "points", "game")
 MAX_SAMPLES = 100_000  # worlds per decision; far past where more stop changing the choice
 # The game objective's model of the rounds still to come: a seat's points per round in heuristic
@@ -111,47 +118,6 @@ class Worlds:
     """(d, w, 52) int8 the deals: seat s holds cards 13 s .. 13 s + 12."""
     scripts: np.ndarray
     """(d, w, 52) int8 the card taken at each step before the decision, face-down discards included."""
-
-
-def most_constrained_first(is_slot: np.ndarray, void: np.ndarray, pool: np.ndarray, keep: int) -> np.ndarray:
-    """(d, keep) column order: slots before non-slots, then by how many ``pool`` cards a slot cannot take."""
-    excluded = np.bitwise_count(void & pool[:, None]).astype(np.int64)
-    columns = np.arange(is_slot.shape[1])
-    key = (~is_slot) * (1 << 20) + (NUM_CARDS - excluded) * (1 << 10) + columns
-    return np.argsort(key, axis=1)[:, :keep]
-
-
-def fill_slots(
-    pool: np.ndarray, void: np.ndarray, is_slot: np.ndarray, uniform: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """Fill each row's slots in column order from the card mask ``pool`` (n,).
-
-    A slot takes the free card at fraction ``uniform`` (n, K) of the free cards outside its ``void``
-    (card ids ascending). Returns the cards (n, K) int64, -1 where no slot, and whether each row got
-    all its slots filled.
-    """
-    free = pool.copy()
-    cards = np.full(void.shape, -1, dtype=np.int64)
-    filled = np.ones(len(pool), dtype=bool)
-    for column in range(void.shape[1]):
-        rows = np.flatnonzero(is_slot[:, column] & filled)
-        if rows.size == 0:
-            continue
-        allowed = free[rows] & ~void[rows, column]
-        count = np.bitwise_count(allowed).astype(np.int64)
-        filled[rows[count == 0]] = False
-        pick = (uniform[rows, column] * count).astype(np.int64)
-        bits = (allowed[:, None] >> CARD_IDS) & 1
-        card = np.argmax(np.cumsum(bits, axis=1) > pick[:, None], axis=1)
-        ok = count > 0
-        cards[rows[ok], column] = card[ok]
-        free[rows[ok]] &= ~np.left_shift(np.int64(1), card[ok])
-    return cards, filled
-
-
-def card_bits(cards: np.ndarray) -> np.ndarray:
-    """The int64 single-card masks of card ids, 0 for negative ids (``DISCARDED``, ``NOT_YET``)."""
-    return np.where(cards >= 0, np.left_shift(np.int64(1), np.maximum(cards, 0)), np.int64(0))
 
 
 def what_is_known(observation: Observation) -> Knowledge:
@@ -230,26 +196,6 @@ def _fill_own_discards(history: np.ndarray, own: np.ndarray, void: np.ndarray, d
     rows, columns = np.nonzero(cards >= 0)
     script[rows, steps[rows, columns]] = cards[rows, columns]
     return script
-
-
-def draw_slot_cards(known: Knowledge, rngs: Sequence[np.random.Generator], samples: int) -> np.ndarray:
-    """(d, samples, SLOTS) int64 the unseen cards dealt to each row's slots in ``samples`` worlds.
-
-    Row ``r`` draws only from ``rngs[r]``: its worlds do not depend on the other rows.
-    """
-    pool = np.repeat(known.unseen, samples)
-    void = np.repeat(known.slot_void, samples, axis=0)
-    is_slot = np.repeat(known.is_slot, samples, axis=0)
-    uniform = np.concatenate([rng.random((samples, SLOTS)) for rng in rngs])
-    cards, filled = fill_slots(pool, void, is_slot, uniform)
-    for _ in range(MAX_REDRAWS):
-        if filled.all():
-            return cards.reshape(len(rngs), samples, SLOTS)
-        again = np.flatnonzero(~filled)  # ascending, so grouped by row in row order
-        rows, counts = np.unique(again // samples, return_counts=True)
-        uniform = np.concatenate([rngs[row].random((count, SLOTS)) for row, count in zip(rows, counts)])
-        cards[again], filled[again] = fill_slots(pool[again], void[again], is_slot[again], uniform)
-    raise RuntimeError(f"no consistent world found in {MAX_REDRAWS} draws for some decision")
 
 
 def build_worlds(known: Knowledge, slot_cards: np.ndarray) -> Worlds:
@@ -387,56 +333,18 @@ class MonteCarloLookahead(StraightsLookahead):
         known = what_is_known(observation)
         keys = zip(observation.round_id.tolist(), observation.step.tolist(), observation.seat.tolist())
         rngs = [decision_rng(self.seed, *key) for key in keys]
-        return build_worlds(known, draw_slot_cards(known, rngs, self.worlds_per_decision))
+        slot_cards = draw_slot_cards(known.unseen, known.slot_void, known.is_slot, rngs, self.worlds_per_decision)
+        return build_worlds(known, slot_cards)
 
 
-class Truth:
-    """The oracle's hook: the true deals by round id and, as play goes on, the actions actually taken.
-
-    Make one for the deals an evaluation plays, play with the strategies ``watch`` returns (every
-    seat's, so no action is missed) and ``bind`` it to the cheating strategy. Round ids must be unique.
-    """
-
-    def __init__(self, deals: np.ndarray, round_ids: np.ndarray) -> None:
-        self.deals = np.asarray(deals, dtype=np.int8)
-        self.round_ids = np.asarray(round_ids, dtype=np.int64)
-        if len(np.unique(self.round_ids)) != len(self.round_ids) or len(self.round_ids) != len(self.deals):
-            raise ValueError("a Truth needs one unique round id per deal")
-        self._by_id = np.argsort(self.round_ids)
-        self.actions = np.full(self.deals.shape, NOT_YET, dtype=np.int8)
-
-    def rows(self, round_ids: np.ndarray) -> np.ndarray:
-        """The rows of these round ids; KeyError for a round this Truth does not hold."""
-        sorted_ids = self.round_ids[self._by_id]
-        at = np.minimum(np.searchsorted(sorted_ids, round_ids), len(sorted_ids) - 1)
-        rows = self._by_id[at]
-        if len(rows) and (self.round_ids[rows] != round_ids).any():
-            raise KeyError(f"rounds {sorted(set(round_ids.tolist()) - set(self.round_ids.tolist()))} are unknown")
-        return rows
-
-    def watch(self, seats: Sequence[Strategy]) -> list[Strategy]:
-        """The seats' strategies, each recording its actions here (one witness per distinct strategy)."""
-        witnesses = {id(strategy): Witness(strategy, self) for strategy in seats}
-        return [witnesses[id(strategy)] for strategy in seats]
-
-
-class Witness:
-    """Plays like ``inner`` and records each action it takes in a Truth."""
-
-    def __init__(self, inner: Strategy, truth: Truth) -> None:
-        self.inner = inner
-        self.truth = truth
-        self.name = getattr(inner, "name", type(inner).__name__)
-
-    def choose(self, observation: Observation) -> np.ndarray:
-        actions = self.inner.choose(observation)
-        self.truth.actions[self.truth.rows(observation.round_id), observation.step] = actions
-        return actions
+def truth_of(deals: np.ndarray, round_ids: np.ndarray) -> Truth:
+    """The ``Truth`` of Straights rounds: its actions by step, face-down discards included."""
+    return Truth(deals, round_ids, NUM_CARDS, lambda observation: observation.step)
 
 
 @register("straights", "oracle-mc", deterministic=True, cheating=True)
 class OracleLookahead(StraightsLookahead):
-    """CHEATS: mc's lookahead in the true world (sees every hand); needs bind(Truth), see strategies.straights.mc."""
+    """CHEATS: mc's lookahead in the true world (sees every hand); needs bind(truth_of(...)): see its module."""
 
     worlds_per_decision = 1  # the true world is the only one, and rollouts in it are deterministic
 
@@ -450,7 +358,9 @@ class OracleLookahead(StraightsLookahead):
 
     def worlds(self, observation: Observation) -> Worlds:
         if self.truth is None:
-            raise RuntimeError("oracle-mc cheats with the true deals: bind(Truth(...)) it and play its watch()ed seats")
+            raise RuntimeError(
+                "oracle-mc cheats with the true deals: bind(truth_of(...)) it and play its watch()ed seats"
+            )
         rows = self.truth.rows(observation.round_id.astype(np.int64))
         scripts = self.truth.actions[rows]
         history = observation.history

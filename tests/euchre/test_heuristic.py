@@ -5,10 +5,6 @@ from sim.results import RunStore
 import strategies
 
 
-def test_best_is_the_heuristic():
-    assert strategies.info("euchre", "best").name == "heuristic"
-
-
 def test_heuristic_beats_simple_on_swapped_partnerships(tmp_path):
     plan = tournament.Plan("euchre", ("heuristic", "simple", "heuristic", "simple"), rounds=300, seed=4,
                            duplicate=True, engine="reference")

@@ -15,16 +15,8 @@ from sim.straights.fast import play_rounds
 from sim.play import play_out
 from sim.straights.game import new_state
 from sim.straights.observation import FIELDS, Observation
-from strategies.montecarlo import Rollouts, best_candidates, decision_rng
-from strategies.straights.mc import (
-    SLOTS,
-    Truth,
-    build_worlds,
-    draw_slot_cards,
-    fill_slots,
-    what_is_known,
-    win_chances,
-)
+from strategies.montecarlo import Rollouts, Truth, best_candidates, decision_rng, draw_slot_cards, fill_slots
+from strategies.straights.mc import SLOTS, build_worlds, truth_of, what_is_known, win_chances
 
 SMALL_MC = "mc:samples=4"
 
@@ -98,7 +90,7 @@ def test_oracle_plays_the_same_in_both_engines_when_watching_every_seat():
 
     def watched() -> tuple[Truth, list]:
         oracle = strategies.get("straights", "oracle-mc")
-        truth = Truth(dealt, round_ids)
+        truth = truth_of(dealt, round_ids)
         oracle.bind(truth)
         return truth, truth.watch([oracle, heuristic, oracle, heuristic])
 
@@ -115,7 +107,7 @@ def test_oracle_refuses_to_play_without_the_truth():
     heuristic = strategies.get("straights", "heuristic")
     with pytest.raises(RuntimeError, match="bind"):
         play_rounds(PACKS.deals(8, 0, 4), [oracle, heuristic, heuristic, heuristic])
-    truth = Truth(PACKS.deals(8, 0, 4), np.arange(4))
+    truth = truth_of(PACKS.deals(8, 0, 4), np.arange(4))
     oracle.bind(truth)
     with pytest.raises(RuntimeError, match="watch"):  # bound, but the other seats' actions go unrecorded
         play_rounds(PACKS.deals(8, 0, 4), [truth.watch([oracle])[0], heuristic, heuristic, heuristic])
@@ -134,7 +126,7 @@ def test_every_sampled_world_replays_legally_to_the_same_observation():
         observation = truth.observe()
         known = what_is_known(observation)
         rng = decision_rng(0, round_id, truth.step, truth.current_player)
-        worlds = build_worlds(known, draw_slot_cards(known, [rng], 4))
+        worlds = build_worlds(known, draw_slot_cards(known.unseen, known.slot_void, known.is_slot, [rng], 4))
         for deal, script in zip(worlds.deals[0], worlds.scripts[0]):
             assert sorted(deal.tolist()) == list(range(52))
             world = replay(deal, script[: truth.step], round_id)
@@ -148,7 +140,7 @@ def test_sampled_cards_stay_out_of_every_revealed_void():
     for deck, actions, round_id in list(observed_states(10, seed=4))[::7]:
         observation = replay(deck, actions, round_id).observe()
         known = what_is_known(observation)
-        cards = draw_slot_cards(known, [decision_rng(0, round_id)], 16)
+        cards = draw_slot_cards(known.unseen, known.slot_void, known.is_slot, [decision_rng(0, round_id)], 16)
         assert np.array_equal(cards >= 0, np.broadcast_to(known.is_slot[:, None], cards.shape))
         dealt = np.where(cards >= 0, np.left_shift(1, np.maximum(cards, 0)), 0)
         assert not (dealt & known.slot_void[:, None, :]).any()
@@ -168,10 +160,11 @@ def test_the_sampler_draws_again_when_filling_slots_greedily_gets_stuck():
     known = SimpleNamespace(unseen=np.array([pool]), slot_void=slot_void, is_slot=is_slot)
 
     uniform = np.random.default_rng(0).random((200, SLOTS))
-    _, filled = fill_slots(np.repeat(known.unseen, 200), np.repeat(slot_void, 200, 0), np.repeat(is_slot, 200, 0),
-                           uniform)
+    _, filled = fill_slots(
+        np.repeat(known.unseen, 200), np.repeat(slot_void, 200, 0), np.repeat(is_slot, 200, 0), uniform
+    )
     assert not filled.all(), "the case should strand the greedy fill now and then"
-    cards = draw_slot_cards(known, [np.random.default_rng(1)], 200)[0, :, :6]
+    cards = draw_slot_cards(known.unseen, known.slot_void, known.is_slot, [np.random.default_rng(1)], 200)[0, :, :6]
     assert (np.sort(cards, axis=1) == np.arange(1, 7)).all()
     assert not (np.left_shift(1, cards) & np.array(voids)).any()
 
@@ -237,11 +230,13 @@ def test_the_best_candidate_must_beat_the_policy_choice_clearly():
     # candidate 1 gains on average but unsteadily (under 1 standard error): candidate 0 stays.
     # Decision 2: candidates 0 and 2 tie for best: the preferred one stays.
     candidates = np.ones((3, 3), dtype=bool)
-    values = np.array([
-        [[0, 0, 0, 0], [-5, -5, -5, -5], [1, 1, 1, 1]],
-        [[0, 0, 0, 0], [9, -8, 1, -1], [-1, -1, -1, -1]],
-        [[1, 1, 1, 1], [0, 0, 0, 0], [1, 1, 1, 1]],
-    ])
+    values = np.array(
+        [
+            [[0, 0, 0, 0], [-5, -5, -5, -5], [1, 1, 1, 1]],
+            [[0, 0, 0, 0], [9, -8, 1, -1], [-1, -1, -1, -1]],
+            [[1, 1, 1, 1], [0, 0, 0, 0], [1, 1, 1, 1]],
+        ]
+    )
     decision, candidate, world = np.indices(values.shape).reshape(3, -1)
     rollouts = Rollouts(decision, candidate, world)
 
@@ -270,7 +265,11 @@ def test_registry_lists_the_lookahead_strategies_with_descriptions_and_settings(
     assert {"mc", "oracle-mc"} <= set(listed)
     assert listed["mc"].description and not listed["mc"].cheating and listed["mc"].deterministic
     assert listed["mc"].parameters == {
-        "samples": 32, "rollout": "heuristic", "seed": 0, "objective": "margin", "confidence": 1.0,
+        "samples": 32,
+        "rollout": "heuristic",
+        "seed": 0,
+        "objective": "margin",
+        "confidence": 1.0,
     }
     assert listed["oracle-mc"].parameters == {"rollout": "heuristic", "objective": "margin"}
     built = strategies.get("straights", "mc:samples=8,objective=points,confidence=0")

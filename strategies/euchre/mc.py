@@ -1,0 +1,456 @@
+"""Monte-Carlo lookahead for Euchre (``mc``) and its cheating yardstick (``oracle-mc``).
+
+``mc`` deals the cards its seat has not seen many times over, consistently with everything it has
+seen, plays every legal action out in each of those worlds on the fast engine
+(``strategies.montecarlo``) with a rollout policy (``heuristic``) after it, and keeps the action
+that does best on average: the points its team scores in the hand minus the other team's. Every
+decision is looked ahead: ordering up or passing, naming a suit in round two, the dealer's discard
+and each card played. ``oracle-mc`` runs the same lookahead in the one true world.
+
+**What a seat knows** (``sim.euchre.observation``): its own cards (as dealer, the card it threw
+away), the upcard and the bidding, and every card played and by whom (each trick's winner leads the
+next). A seat that does not follow the suit led holds none of that suit from then on: it is *void*
+in it, as nobody ever picks cards up during the tricks.
+
+**The sampler.** The cards it has not seen fill *slots* (``strategies.montecarlo.draw_slot_cards``):
+the cards each other seat still holds (none of its voids), the three undealt cards and, when another
+dealer picked up the upcard, the card it threw away. That dealer keeps the upcard (a trump) until
+its voids or its empty hand show it has not, in which case the upcard was its discard: a modelling choice
+(a dealer throws away its least useful card, rarely the trump it just picked up), always consistent
+with what was seen.
+
+**Inference** (``oversample`` > 1, off by default): draw ``oversample`` times as many worlds, replay
+each to the decision (``ScriptChecker``) and keep those in which the rollout policy would have made
+the fewest of the other seats' past bids and plays. Against heuristic opponents it gained nothing
+measurable over plain sampling (docs/euchre-strategies.md) at several times the cost.
+
+**The rollouts.** The fast engine plays whole hands from a deal. A world becomes a deal (every seat's
+five cards at its pack positions, the upcard and the undealt cards) and a *script*: the actions of
+the hand so far, in ``SCRIPT_STEPS`` fixed places (``script_step``) with the discard filled in. One
+wrapper plays every seat: the script before the decision, the candidate at it, the rollout policy
+after it. Rollout hands are numbered ``4 * index + dealer``, so each keeps its dealer and the wrapper
+finds its script by number, whatever rows the engine asks about.
+
+**The oracle hook** (``strategies.montecarlo.Truth``): the code running an evaluation makes
+``truth_of(deals, round_ids)``, plays every seat with the strategies its ``watch`` returns (a deal
+alone does not say which card a dealer threw away) and binds it: ``oracle.bind(truth)``.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from dataclasses import dataclass
+from typing import Annotated
+
+import numpy as np
+
+import strategies
+from sim.cards import bits_to_bools
+from sim.euchre import fast, rules
+from sim.euchre.observation import NONE, NUM_ACTIONS, Observation, Phase
+from strategies import SEED_MAX, Between, Strategy, register
+from strategies.montecarlo import (
+    CARD_IDS,
+    NOT_YET,
+    MonteCarlo,
+    Rollouts,
+    Truth,
+    card_bits,
+    decision_rng,
+    draw_slot_cards,
+    most_constrained_first,
+)
+
+SEATS = rules.NUM_PLAYERS
+HAND = rules.HAND_SIZE
+BIDS = 2 * SEATS
+CARDS_PLAYED = SEATS * rules.TRICKS_PER_HAND
+DISCARD_STEP = BIDS  # a hand's script: bids 0-7, the dealer's discard, then the twenty cards played
+FIRST_CARD_STEP = BIDS + 1
+SCRIPT_STEPS = FIRST_CARD_STEP + CARDS_PLAYED
+UNDEALT = rules.PACK_SIZE - rules.UPCARD_POSITION - 1
+# Slot columns: the cards each other seat (1, 2, 3 places to the left) may still hold, the discard
+# of another dealer who picked up the upcard, the undealt cards.
+HELD_COLUMNS = (SEATS - 1) * HAND
+DISCARD_COLUMN = HELD_COLUMNS
+SLOTS = HELD_COLUMNS + 1 + UNDEALT
+# Who a card belongs to in a world, in the order a deal is laid out from: seats 0-3 (dealt cards),
+# the upcard, the undealt cards; cards outside the pack sort last.
+UPCARD_OWNER, UNDEALT_OWNER, NOT_IN_PACK = SEATS, SEATS + 1, SEATS + 2
+SLOT_OWNER_DISCARD = -1  # a slot column's owner before it is known which seat deals: the dealer
+ROLLOUT_BATCH = 4096  # hands per fast-engine call: memory stays flat however many decisions share a batch
+MAX_SAMPLES = 100_000
+MAX_OVERSAMPLE = 1_000
+_PACK = np.int64(rules.PACK_MASK)
+_NOT_IN_PACK_OWNER = np.array([0 if card in rules.NEW_PACK else NOT_IN_PACK for card in range(52)], dtype=np.int16)
+_EFFECTIVE_SUIT = rules.EFFECTIVE_SUIT.astype(np.int64)
+_STRENGTH = rules.STRENGTH.astype(np.int64)
+_PLACES = np.arange(SEATS)
+
+
+def _deal_positions() -> np.ndarray:
+    """[dealer] (24,) the pack positions a deal is laid out in: seat 0's five cards, then seats 1 to 3,
+    the upcard, the undealt cards."""
+    positions = np.empty((SEATS, rules.PACK_SIZE), dtype=np.int64)
+    for dealer in range(SEATS):
+        by_seat = rules.deal_hands(range(rules.PACK_SIZE), dealer)
+        positions[dealer] = [*(p for hand in by_seat for p in hand), *range(rules.UPCARD_POSITION, rules.PACK_SIZE)]
+    return positions
+
+
+DEAL_POSITIONS = _deal_positions()
+
+
+def script_step(observation: Observation) -> np.ndarray:
+    """(n,) int64 the place of each row's decision in its hand's script: bid k at k, the dealer's
+    discard at ``DISCARD_STEP``, card j played at ``FIRST_CARD_STEP + j``."""
+    bids_made = (observation.bids != NONE).sum(axis=1)
+    cards_played = (observation.history != NONE).sum(axis=1)
+    phase = observation.phase
+    playing = FIRST_CARD_STEP + cards_played
+    return np.where(phase == Phase.MAKING, bids_made, np.where(phase == Phase.DISCARD, DISCARD_STEP, playing))
+
+
+def card_players(history: np.ndarray, trump: np.ndarray, dealer: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(n, 20) the seat that played each card of ``history`` (-1 for none yet) and (n, 20) the cards
+    it showed it holds no more of by playing it (a void: the led suit, when it did not follow)."""
+    size = len(history)
+    history = history.astype(np.int64)
+    trump = np.maximum(trump.astype(np.int64), 0)  # no card is played before trump is made
+    leader = (dealer.astype(np.int64) + 1) & 3
+    players = np.full((size, CARDS_PLAYED), -1, dtype=np.int64)
+    voids = np.zeros((size, CARDS_PLAYED), dtype=np.int64)
+    for trick in range(rules.TRICKS_PER_HAND):
+        cards = history[:, SEATS * trick : SEATS * (trick + 1)]
+        played = cards != NONE
+        known = np.maximum(cards, 0)
+        players[:, SEATS * trick : SEATS * (trick + 1)] = np.where(played, (leader[:, None] + _PLACES) & 3, -1)
+        led = _EFFECTIVE_SUIT[trump, known[:, 0]]
+        off_suit = played & (_EFFECTIVE_SUIT[trump[:, None], known] != led[:, None])
+        voids[:, SEATS * trick : SEATS * (trick + 1)] = off_suit * rules.SUIT_CARDS[trump, led][:, None]
+        complete = played[:, -1]
+        winner = np.argmax(_STRENGTH[trump[:, None], led[:, None], known], axis=1)
+        leader = np.where(complete, (leader + winner) & 3, leader)
+    return players, voids
+
+
+@dataclass(frozen=True)
+class Knowledge:
+    """What each deciding seat knows of the hidden cards: who holds the cards it has seen, and slots
+    for the cards it has not."""
+
+    seat: np.ndarray
+    """(d,) the deciding seat."""
+    dealer: np.ndarray
+    """(d,) the hand's dealer."""
+    card_owner: np.ndarray
+    """(d, 52) int16 the owner (seat, ``UPCARD_OWNER``, ``NOT_IN_PACK``) of each known card; 0 for unseen ones."""
+    script: np.ndarray
+    """(d, SCRIPT_STEPS) int8 the hand's actions so far (the discard, where only the dealer knows it, ``NONE``)."""
+    unseen: np.ndarray
+    """(d,) int64 card mask of the cards the seat has not seen."""
+    slot_owner: np.ndarray
+    """(d, SLOTS) the owner of each slot's card, most constrained slot first; ``SLOT_OWNER_DISCARD`` for the
+    dealer's discard."""
+    slot_void: np.ndarray
+    """(d, SLOTS) int64 card mask of the cards a slot cannot take."""
+    is_slot: np.ndarray
+    """(d, SLOTS) bool which columns are slots (as many per row as unseen cards)."""
+
+
+def what_is_known(observation: Observation) -> Knowledge:
+    """The Knowledge of every row of ``observation``."""
+    size = len(observation)
+    seat = observation.seat.astype(np.int64)
+    dealer = observation.dealer.astype(np.int64)
+    history = observation.history.astype(np.int64)
+    players, revealed = card_players(history, observation.trump, dealer)
+    played = card_bits(history)
+    played_by = np.stack([np.bitwise_or.reduce(np.where(players == s, played, 0), axis=1) for s in range(SEATS)], 1)
+    count_played = np.stack([(players == s).sum(axis=1) for s in range(SEATS)], axis=1)
+    void = np.stack([np.bitwise_or.reduce(np.where(players == s, revealed, 0), axis=1) for s in range(SEATS)], 1)
+
+    upcard = observation.upcard.astype(np.int64)
+    upcard_bit = np.left_shift(np.int64(1), upcard)
+    picked_up = (observation.making_round == 1) & (observation.phase != Phase.MAKING)
+    i_deal = seat == dealer
+    rows = np.arange(size)
+    own = observation.hand | played_by[rows, seat] | card_bits(observation.discard.astype(np.int64))
+    own_dealt = own & ~(upcard_bit * (i_deal & picked_up))
+    others_played = np.bitwise_or.reduce(played_by, axis=1) & ~played_by[rows, seat]
+    unseen = _PACK & ~own_dealt & ~upcard_bit & ~others_played
+
+    # Another dealer who picked up the upcard keeps it (taking one of its held slots) unless its voids
+    # or its empty hand rule it out, when it threw the upcard away; otherwise it threw away a card we
+    # have not seen.
+    other_dealer_picked_up = picked_up & ~i_deal
+    upcard_in_play = other_dealer_picked_up & ((others_played & upcard_bit) == 0)
+    dealer_holds_none = count_played[rows, dealer] == HAND
+    upcard_thrown = upcard_in_play & (((void[rows, dealer] & upcard_bit) != 0) | dealer_holds_none)
+    upcard_kept = upcard_in_play & ~upcard_thrown
+
+    offsets = np.arange(1, SEATS)
+    others = (seat[:, None] + offsets) & 3  # (d, 3)
+    held = HAND - count_played[rows[:, None], others] - (upcard_kept[:, None] & (others == dealer[:, None]))
+    held_slot = (np.arange(HAND) < held[:, :, None]).reshape(size, HELD_COLUMNS)
+    is_slot = np.concatenate(
+        [held_slot, (other_dealer_picked_up & ~upcard_thrown)[:, None], np.ones((size, UNDEALT), dtype=bool)], axis=1
+    )
+    slot_owner = np.concatenate(
+        [
+            np.repeat(others, HAND, axis=1),
+            np.full((size, 1), SLOT_OWNER_DISCARD),
+            np.full((size, UNDEALT), UNDEALT_OWNER),
+        ],
+        axis=1,
+    )
+    slot_void = np.concatenate(
+        [np.repeat(void[rows[:, None], others], HAND, axis=1), np.zeros((size, 1 + UNDEALT), dtype=np.int64)], axis=1
+    )
+    order = most_constrained_first(is_slot, slot_void, unseen, SLOTS)
+
+    card_owner = np.tile(_NOT_IN_PACK_OWNER, (size, 1))
+    turns = np.flatnonzero((history >= 0).ravel())
+    card_owner[turns // CARDS_PLAYED, history.ravel()[turns]] = players.ravel()[turns]
+    own_rows, own_cards = np.nonzero((own_dealt[:, None] >> CARD_IDS) & 1)
+    card_owner[own_rows, own_cards] = seat[own_rows]
+    card_owner[rows, upcard] = UPCARD_OWNER
+
+    script = np.full((size, SCRIPT_STEPS), NONE, dtype=np.int8)
+    script[:, :BIDS] = observation.bids
+    script[:, DISCARD_STEP] = np.where(upcard_thrown, upcard, observation.discard)
+    script[:, FIRST_CARD_STEP:] = observation.history
+
+    def ordered(values: np.ndarray) -> np.ndarray:
+        return np.take_along_axis(values, order, axis=1)
+
+    return Knowledge(
+        seat, dealer, card_owner, script, unseen, ordered(slot_owner), ordered(slot_void), ordered(is_slot)
+    )
+
+
+@dataclass(frozen=True)
+class Worlds:
+    """Full states of the hands being decided, ``w`` per decision."""
+
+    deals: np.ndarray
+    """(d, w, 24) int8 the deals, in the order the pack is dealt from."""
+    scripts: np.ndarray
+    """(d, w, SCRIPT_STEPS) int8 the actions before the decision, the dealer's discard filled in."""
+
+
+def build_worlds(known: Knowledge, slot_cards: np.ndarray) -> Worlds:
+    """The deals and scripts of the worlds whose unseen cards are ``slot_cards`` (d, w, SLOTS)."""
+    decisions, samples = slot_cards.shape[:2]
+    count = decisions * samples
+    cards = slot_cards.reshape(count, SLOTS)
+    world_rows, column = np.nonzero(cards >= 0)
+    decision = world_rows // samples
+    owner = known.slot_owner[decision, column]
+    dealer = known.dealer[decision]
+    is_discard = owner == SLOT_OWNER_DISCARD
+    card_owner = np.repeat(known.card_owner, samples, axis=0)
+    card_owner[world_rows, cards[world_rows, column]] = np.where(is_discard, dealer, owner)
+    scripts = np.repeat(known.script, samples, axis=0)
+    scripts[world_rows[is_discard], DISCARD_STEP] = cards[world_rows, column][is_discard]
+    # Sorting by (owner, card) lists seat 0's five cards, then seats 1-3, the upcard and the undealt cards.
+    laid_out = np.argsort(card_owner * 64 + CARD_IDS.astype(np.int16), axis=1)[:, : rules.PACK_SIZE]
+    deals = np.empty((count, rules.PACK_SIZE), dtype=np.int8)
+    np.put_along_axis(deals, DEAL_POSITIONS[np.repeat(known.dealer, samples)], laid_out.astype(np.int8), axis=1)
+    return Worlds(deals.reshape(decisions, samples, rules.PACK_SIZE), scripts.reshape(decisions, samples, SCRIPT_STEPS))
+
+
+class ScriptedRollout:
+    """Plays every seat of rollout hands numbered ``4 * index + dealer``: hand ``index``'s script before
+    its decision step, the candidate at it, the rollout policy after it."""
+
+    name = "mc rollout"
+
+    def __init__(self, scripts: np.ndarray, decision_step: np.ndarray, candidate: np.ndarray, policy: Strategy):
+        self.scripts = scripts
+        self.decision_step = decision_step
+        self.candidate = candidate
+        self.policy = policy
+
+    def choose(self, observation: Observation) -> np.ndarray:
+        index = observation.round_id // SEATS
+        step = script_step(observation)
+        decision_step = self.decision_step.take(index)
+        after = step > decision_step
+        if after.all():
+            return self.policy.choose(observation)
+        scripted = self.scripts[index, np.minimum(step, SCRIPT_STEPS - 1)]
+        chosen = np.where(step < decision_step, scripted, self.candidate.take(index)).astype(np.int64)
+        if after.any():
+            later = np.flatnonzero(after)
+            chosen[later] = self.policy.choose(observation.take(later))
+        return chosen
+
+
+class ScriptChecker:
+    """Replays rollout hands (numbered as for ``ScriptedRollout``) to their decision step and counts,
+    per hand, the actions of the other seats the rollout policy would not have taken in that world;
+    after the decision step it plays each seat's lowest legal action, the quickest way to the end."""
+
+    name = "mc inference"
+
+    def __init__(self, scripts: np.ndarray, decision_step: np.ndarray, seat: np.ndarray, policy: Strategy):
+        self.scripts = scripts
+        self.decision_step = decision_step
+        self.seat = seat
+        self.policy = policy
+        self.mismatches = np.zeros(len(scripts), dtype=np.int64)
+
+    def choose(self, observation: Observation) -> np.ndarray:
+        index = observation.round_id // SEATS
+        step = script_step(observation)
+        before = step < self.decision_step.take(index)
+        lowest = np.bitwise_count((observation.legal & -observation.legal) - 1).astype(np.int64)
+        if not before.any():
+            return lowest
+        scripted = self.scripts[index, np.minimum(step, SCRIPT_STEPS - 1)]
+        chosen = np.where(before, scripted, lowest).astype(np.int64)
+        # A dealer's discard is not judged: it was drawn among the cards we have not seen.
+        judged = np.flatnonzero(before & (observation.seat != self.seat.take(index)) & (step != DISCARD_STEP))
+        if judged.size:
+            wanted = np.asarray(self.policy.choose(observation.take(judged)))
+            np.add.at(self.mismatches, index.take(judged), wanted != chosen.take(judged))
+        return chosen
+
+
+def policy_mismatches(
+    worlds: Worlds,
+    decision_step: np.ndarray,
+    seat: np.ndarray,
+    dealer: np.ndarray,
+    scores: np.ndarray,
+    policy: Strategy,
+) -> np.ndarray:
+    """(d, w) how many of the other seats' actions before each decision ``policy`` would not have taken
+    in each world."""
+    decisions, samples = worlds.deals.shape[:2]
+    count = decisions * samples
+    deals = worlds.deals.reshape(count, rules.PACK_SIZE)
+    scripts = worlds.scripts.reshape(count, SCRIPT_STEPS)
+    steps, seats = np.repeat(decision_step, samples), np.repeat(seat, samples)
+    dealers, all_scores = np.repeat(dealer, samples), np.repeat(scores, samples, axis=0)
+    mismatches = np.empty(count, dtype=np.int64)
+    for start in range(0, count, ROLLOUT_BATCH):
+        batch = slice(start, start + ROLLOUT_BATCH)
+        size = len(deals[batch])
+        checker = ScriptChecker(scripts[batch], steps[batch], seats[batch], policy)
+        hand_ids = SEATS * np.arange(size, dtype=np.int64) + dealers[batch]
+        fast.play_rounds(deals[batch], [checker] * SEATS, hand_ids, all_scores[batch])
+        mismatches[batch] = checker.mismatches
+    return mismatches.reshape(decisions, samples)
+
+
+class EuchreLookahead(MonteCarlo):
+    """The Euchre side of the lookahead; subclasses say which worlds to play in."""
+
+    def __init__(self, rollout: str) -> None:
+        self.policy = strategies.get("euchre", rollout)
+
+    @abstractmethod
+    def worlds(self, observation: Observation) -> Worlds:
+        """``worlds_per_decision`` full states for each row of ``observation``."""
+
+    def candidates(self, observation: Observation) -> np.ndarray:
+        return bits_to_bools(observation.legal, NUM_ACTIONS)
+
+    def policy_candidate(self, observation: Observation, deciding: np.ndarray) -> np.ndarray:
+        return np.asarray(self.policy.choose(observation.take(deciding)), dtype=np.int64)
+
+    def action(self, observation: Observation, choice: np.ndarray) -> np.ndarray:
+        return choice.astype(np.int64)  # a candidate's slot is its action
+
+    def roll_out(self, observation: Observation, deciding: np.ndarray, rollouts: Rollouts) -> np.ndarray:
+        deciders = observation.take(deciding)
+        worlds = self.worlds(deciders)
+        decision, world = rollouts.decision, rollouts.world
+        deals = worlds.deals[decision, world]
+        scripts = worlds.scripts[decision, world]
+        step = script_step(deciders).take(decision)
+        seat = deciders.seat.astype(np.int64).take(decision)
+        dealer = deciders.dealer.astype(np.int64).take(decision)
+        scores = deciders.scores.take(decision, axis=0)
+        points = np.empty((len(decision), SEATS), dtype=np.int64)
+        for start in range(0, len(decision), ROLLOUT_BATCH):
+            batch = slice(start, start + ROLLOUT_BATCH)
+            size = len(deals[batch])
+            player = ScriptedRollout(scripts[batch], step[batch], rollouts.candidate[batch], self.policy)
+            hand_ids = SEATS * np.arange(size, dtype=np.int64) + dealer[batch]
+            points[batch] = fast.play_rounds(deals[batch], [player] * SEATS, hand_ids, scores[batch]).points
+        rows = np.arange(len(points))
+        return points[rows, seat] - points[rows, (seat + 1) & 3]  # our team's points minus theirs
+
+
+@register("euchre", "mc", deterministic=True)
+class MonteCarloLookahead(EuchreLookahead):
+    """Monte-Carlo lookahead: deal the unseen cards consistently many times, roll out each legal action."""
+
+    def __init__(
+        self,
+        samples: Annotated[int, Between(2, MAX_SAMPLES)] = 32,
+        rollout: str = "heuristic",
+        seed: Annotated[int, Between(0, SEED_MAX)] = 0,
+        confidence: Annotated[float, Between(0.0, 100.0)] = 1.0,
+        oversample: Annotated[int, Between(1, MAX_OVERSAMPLE)] = 1,
+    ) -> None:
+        super().__init__(rollout)
+        self.worlds_per_decision = samples
+        self.seed = seed
+        self.confidence = confidence
+        self.oversample = oversample
+
+    def worlds(self, observation: Observation) -> Worlds:
+        known = what_is_known(observation)
+        step = script_step(observation)
+        keys = zip(observation.round_id.tolist(), step.tolist(), observation.seat.tolist())
+        rngs = [decision_rng(self.seed, *key) for key in keys]
+        drawn = self.worlds_per_decision * self.oversample
+        worlds = build_worlds(known, draw_slot_cards(known.unseen, known.slot_void, known.is_slot, rngs, drawn))
+        if self.oversample == 1:
+            return worlds
+        seat, dealer = observation.seat.astype(np.int64), observation.dealer.astype(np.int64)
+        mismatches = policy_mismatches(worlds, step, seat, dealer, observation.scores, self.policy)
+        kept = np.argsort(mismatches * drawn + np.arange(drawn), axis=1)[:, : self.worlds_per_decision]
+        return Worlds(
+            np.take_along_axis(worlds.deals, kept[:, :, None], axis=1),
+            np.take_along_axis(worlds.scripts, kept[:, :, None], axis=1),
+        )
+
+
+def truth_of(deals: np.ndarray, round_ids: np.ndarray) -> Truth:
+    """The ``Truth`` of Euchre hands: their actions by ``script_step``, the dealer's discard included."""
+    return Truth(deals, round_ids, SCRIPT_STEPS, script_step)
+
+
+@register("euchre", "oracle-mc", deterministic=True, cheating=True)
+class OracleLookahead(EuchreLookahead):
+    """CHEATS: mc's lookahead in the true world (sees every hand); needs bind(truth_of(...)): see its module."""
+
+    worlds_per_decision = 1  # the true world is the only one, and rollouts in it are deterministic
+
+    def __init__(self, rollout: str = "heuristic") -> None:
+        super().__init__(rollout)
+        self.truth: Truth | None = None
+
+    def bind(self, truth: Truth) -> None:
+        """See the true deals and actions of ``truth`` from now on."""
+        self.truth = truth
+
+    def worlds(self, observation: Observation) -> Worlds:
+        if self.truth is None:
+            raise RuntimeError(
+                "oracle-mc cheats with the true deals: bind(truth_of(...)) it and play its watch()ed seats"
+            )
+        rows = self.truth.rows(observation.round_id.astype(np.int64))
+        scripts = self.truth.actions[rows]
+        # Every action this seat has seen must be in the Truth, and the discard of a hand in play.
+        unseen_discard = np.full((len(observation), 1), NONE, dtype=np.int8)
+        seen = np.concatenate([observation.bids, unseen_discard, observation.history], axis=1)
+        in_play = (observation.making_round == 1) & (observation.phase == Phase.PLAYING)
+        if ((seen != NONE) & (scripts != seen)).any() or (in_play & (scripts[:, DISCARD_STEP] == NOT_YET)).any():
+            raise RuntimeError("oracle-mc's Truth missed actions: play with the strategies Truth.watch returns")
+        return Worlds(self.truth.deals[rows][:, None, :], scripts[:, None, :])

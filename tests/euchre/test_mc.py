@@ -1,0 +1,159 @@
+"""Euchre's Monte-Carlo strategies: worlds consistent with what the seat saw, the same play in both
+engines and whatever the batch, the oracle kept to the truth it is bound to."""
+
+import numpy as np
+import pytest
+
+import strategies
+from sim.crosscheck import crosscheck
+from sim.euchre import fast
+from sim.euchre.engine import Hand
+from sim.euchre.game import PACKS, new_state
+from sim.euchre.observation import NONE, Observation
+from strategies.euchre.mc import (
+    UNDEALT,
+    UNDEALT_OWNER,
+    Worlds,
+    build_worlds,
+    policy_mismatches,
+    script_step,
+    truth_of,
+    what_is_known,
+)
+from strategies.montecarlo import decision_rng, draw_slot_cards
+from tests.euchre.test_fast import Hashed
+
+SMALL_MC = "mc:samples=4"
+
+
+def replay(deal, script, step: int, round_id: int) -> Hand:
+    """The hand of ``deal`` after the script's actions before ``step`` (its empty places skipped)."""
+    hand = new_state(deal, round_id)
+    for action in script[:step]:
+        if action != NONE:
+            hand.apply(int(action))
+    return hand
+
+
+def observations_of_play(hands: int, seed: int) -> list[tuple[Observation, tuple[int, ...], int]]:
+    """Every decision of ``hands`` hands played by ``Hashed`` (dealers discarding the upcard, players
+    failing to follow suit, every making path): (observation, true deal, round id)."""
+    player = Hashed()
+    seen = []
+    for round_id, deal in enumerate(PACKS.deals(seed, 0, hands)):
+        hand = new_state(deal, round_id)
+        while not hand.is_over:
+            observation = hand.observe()
+            seen.append((observation, tuple(int(card) for card in deal), round_id))
+            hand.apply(int(player.choose(observation)[0]))
+    return seen
+
+
+def same_observation(first: Observation, second: Observation) -> bool:
+    return all(np.array_equal(a, b) for a, b in zip(first.arrays().values(), second.arrays().values()))
+
+
+def test_every_world_replays_to_the_observation_it_was_drawn_for():
+    """Replaying a world's script on its deal is legal throughout and shows the seat exactly what it
+    saw: its hand, the bidding, the tricks (voids kept), the discard as dealer."""
+    decisions = observations_of_play(hands=80, seed=3)
+    for observation, _, round_id in decisions:
+        known = what_is_known(observation)
+        assert int(known.is_slot.sum()) == int(np.bitwise_count(known.unseen).sum())
+        rng = decision_rng(0, round_id, int(script_step(observation)[0]))
+        worlds = build_worlds(known, draw_slot_cards(known.unseen, known.slot_void, known.is_slot, [rng], 3))
+        for deal, script in zip(worlds.deals[0], worlds.scripts[0]):
+            assert sorted(deal.tolist()) == sorted(PACKS.deals(3, 0, 1)[0].tolist())
+            world = replay(deal.tolist(), script, int(script_step(observation)[0]), round_id)
+            assert same_observation(world.observe(), observation)
+
+
+def test_unseen_cards_are_spread_evenly_before_anyone_has_played():
+    """At the eldest hand's first bid, each of the 18 cards it has not seen is undealt in 3 worlds of 18."""
+    observation = new_state(PACKS.deals(5, 0, 1)[0], 0).observe()
+    known = what_is_known(observation)
+    samples = 9_000
+    cards = draw_slot_cards(known.unseen, known.slot_void, known.is_slot, [np.random.default_rng(2)], samples)[0]
+    undealt = cards[:, known.slot_owner[0] == UNDEALT_OWNER]
+    counts = np.bincount(undealt.ravel(), minlength=52)[np.flatnonzero((int(known.unseen[0]) >> np.arange(52)) & 1)]
+    expected = samples * UNDEALT / 18
+    assert len(counts) == 18
+    assert np.abs(counts - expected).max() < 4.5 * np.sqrt(expected * (1 - UNDEALT / 18))
+
+
+def test_inference_tells_worlds_apart_and_finds_no_fault_with_the_true_one():
+    """With heuristic players all round, the true world has no mismatch; sampled ones mostly do."""
+    heuristic = strategies.get("euchre", "heuristic")
+    deals = PACKS.deals(8, 0, 6)
+    truth = truth_of(deals, np.arange(6))
+    witness = truth.watch([heuristic])[0]
+    for round_id, deal in enumerate(deals):
+        hand = new_state(deal, round_id)
+        while not hand.is_over:
+            observation = hand.observe()
+            hand.apply(int(witness.choose(observation)[0]))
+            if (observation.history != NONE).sum() == 13:
+                break
+        step, seat = script_step(observation), observation.seat.astype(np.int64)
+        dealer, scores = observation.dealer.astype(np.int64), observation.scores
+        true_world = Worlds(deals[[round_id]][:, None], truth.actions[[round_id]][:, None])
+        assert policy_mismatches(true_world, step, seat, dealer, scores, heuristic).tolist() == [[0]]
+        known = what_is_known(observation)
+        rng = decision_rng(0, round_id)
+        sampled = build_worlds(known, draw_slot_cards(known.unseen, known.slot_void, known.is_slot, [rng], 32))
+        assert policy_mismatches(sampled, step, seat, dealer, scores, heuristic).max() > 0
+
+
+def test_mc_plays_the_same_in_both_engines_and_whatever_the_batch():
+    report = crosscheck("euchre", rounds=12, seed=21, strategies=[SMALL_MC, "heuristic", SMALL_MC, "simple"])
+    assert report.ok, report.format()
+
+
+def test_mc_decisions_depend_on_the_seed_alone():
+    deals = PACKS.deals(6, 0, 16)
+    heuristic = strategies.get("euchre", "heuristic")
+
+    def points() -> np.ndarray:
+        mc = strategies.get("euchre", SMALL_MC)
+        return fast.play_rounds(deals, [mc, heuristic, mc, heuristic]).points
+
+    assert np.array_equal(points(), points())
+
+
+def test_oracle_needs_the_truth_and_every_action_of_it():
+    deals = PACKS.deals(8, 0, 6)
+    heuristic = strategies.get("euchre", "heuristic")
+    oracle = strategies.get("euchre", "oracle-mc")
+    with pytest.raises(RuntimeError, match="bind"):
+        fast.play_rounds(deals, [oracle, heuristic, heuristic, heuristic])
+    truth = truth_of(deals, np.arange(6))
+    oracle.bind(truth)
+    with pytest.raises(RuntimeError, match="missed actions"):
+        fast.play_rounds(deals, [truth.watch([oracle])[0], heuristic, heuristic, heuristic])
+
+
+def test_the_oracle_wins_more_points_than_heuristic_with_the_same_cards():
+    deals = PACKS.deals(9, 0, 300)
+    ids = np.arange(300)
+    heuristic = strategies.get("euchre", "heuristic")
+    oracle = strategies.get("euchre", "oracle-mc")
+    truth = truth_of(deals, ids)
+    oracle.bind(truth)
+    with_oracle = fast.play_rounds(deals, truth.watch([oracle, heuristic, oracle, heuristic]), ids).points
+    without = fast.play_rounds(deals, [heuristic] * 4, ids).points
+    gain = (with_oracle[:, 0] - with_oracle[:, 1]) - (without[:, 0] - without[:, 1])
+    assert gain.mean() - 3 * gain.std() / np.sqrt(len(gain)) > 0
+
+
+def test_registry_lists_mc_and_marks_the_oracle_as_cheating():
+    listed = {info.name: info for info in strategies.available("euchre")}
+    assert listed["mc"].parameters == {
+        "samples": 32,
+        "rollout": "heuristic",
+        "seed": 0,
+        "confidence": 1.0,
+        "oversample": 1,
+    }
+    assert strategies.info("euchre", "best").name == "mc"
+    assert listed["oracle-mc"].cheating and listed["oracle-mc"].description.startswith("CHEATS:")
+    assert not listed["mc"].cheating
