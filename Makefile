@@ -33,6 +33,7 @@ test: $(INSTALLED_TEST)
 
 bench: $(INSTALLED)
 	$(BIN)/python -m benchmarks.run
+	$(BIN)/python -m benchmarks.deadwood
 
 $(INSTALLED_NOTEBOOKS): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[notebooks]'
