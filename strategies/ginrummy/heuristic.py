@@ -5,18 +5,27 @@ holds for gin only while the hand is nearly there and the stock is deep.
   ``take_gain`` points (a card that joins a meld usually does).
 - Throw: the card minimising ``deadwood left - out_weight * outs + danger``, where outs are the unseen
   cards (not in the hand, the discard pile or known to be the opponent's) that would join a meld
-  with the ten cards kept, and danger counts what is known of the opponent's hand: a card of a rank
-  it took from the pile, or within two of a card it took in the same suit, is dangerous; a card of
-  a rank it threw, or next to a card it threw, is safer.
+  with the ten cards kept, and danger counts what is known of the opponent's hand: a card that would
+  join a meld with cards it took from the pile costs ``feed_cost``, else one of their rank or within
+  two of one in its suit ``near_cost``; a card of a rank it threw, or next to a card it threw, gains
+  ``safe_bonus``. Equal scores go to the higher card, then the lower card id.
 - Knock: gin always; otherwise when the deadwood is at most 10, except while the deadwood is at most
   ``gin_hold`` and more than ``patience`` cards are left in the stock (then wait for gin), or while
   the deadwood is over ``early_knock`` and the stock is still deeper than ``late``: late in the
-  hand it knocks at once.
+  hand it knocks at once. It knocks with the throw leaving the least deadwood (the higher card, then
+  the lower card id, on ties).
 
 Only the seat's own observations are read (never the opponent's hand). It never takes back from the
 pile a card it threw this hand (``Observation.threw``): without that, two players taking each other's
 throws can circle forever without the stock shrinking. It keeps no state: the same observation
 always gets the same choice.
+
+The whole batch is decided at once, with no loop over its rows: the deadwood after each throw is
+``sim.ginrummy.fast``'s ``discard_deadwoods`` (for a draw, of the hand with the face-up card), and
+the outs and dangers of every legal throw of every row, side by side in an (n, 11) array, are shifts
+and masks of int64 card masks (``strategies.ginrummy.batch``). A throw's score is added up as the
+per-row player this replaced added it (the same float operations in the same order), so that the
+same throws tie and the same tie-break settles them.
 """
 
 from __future__ import annotations
@@ -25,56 +34,16 @@ from typing import Annotated
 
 import numpy as np
 
-from sim.cards import ALL_CARDS_MASK, cards_in, rank_of, suit_of
-from sim.ginrummy import rules
-from sim.ginrummy.observation import DRAW_DISCARD, DRAW_STOCK, KNOCK, NONE, Observation, Phase, knock
+from sim.cards import ALL_CARDS_MASK
+from sim.ginrummy import fast, rules
+from sim.ginrummy.observation import DRAW_DISCARD, DRAW_STOCK, KNOCK, Observation
 from strategies import Between, register
-
-NUM_RANKS, NUM_SUITS = 13, 4
-
-
-def _ranks_mask(ranks: set[int]) -> int:
-    return sum(1 << (suit * NUM_RANKS + rank) for suit in range(NUM_SUITS) for rank in ranks)
+from strategies.ginrummy.batch import by_phase, cards_of, has_card, legal_cards, lowest_throw, meld_outs, near
 
 
-NOT_ACE, NOT_LOW2 = ALL_CARDS_MASK & ~_ranks_mask({0}), ALL_CARDS_MASK & ~_ranks_mask({0, 1})
-NOT_KING, NOT_HIGH2 = ALL_CARDS_MASK & ~_ranks_mask({12}), ALL_CARDS_MASK & ~_ranks_mask({11, 12})
-RANK_MASKS = tuple(_ranks_mask({rank}) for rank in range(NUM_RANKS))
-
-
-def meld_outs(hand: int) -> int:
-    """The mask of cards that would sit in a meld with ``hand`` (three of a rank, three in a row)."""
-    below1, below2 = (hand << 1) & NOT_ACE, (hand << 2) & NOT_LOW2  # card x with x-1 / x-2 held
-    above1, above2 = (hand >> 1) & NOT_KING, (hand >> 2) & NOT_HIGH2  # card x with x+1 / x+2 held
-    outs = (below1 & below2) | (below1 & above1) | (above1 & above2)
-    for rank_mask in RANK_MASKS:
-        if (hand & rank_mask).bit_count() >= 2:
-            outs |= rank_mask
-    return outs & ~hand
-
-
-def outs(hand: int, unseen: int) -> int:
-    """How many unseen cards would join a meld with the hand: its chances to improve."""
-    return (meld_outs(hand) & unseen).bit_count()
-
-
-def feeds(card: int, opponent_took: int) -> bool:
-    """Whether ``card`` completes a meld with cards the opponent is known to hold."""
-    return bool(meld_outs(opponent_took) >> card & 1)
-
-
-def _near(card: int, span: int) -> int:
-    """Cards of the same rank, or of the same suit within ``span`` ranks, as ``card``."""
-    rank, suit = rank_of(card), suit_of(card)
-    near = RANK_MASKS[rank]
-    for other in range(max(rank - span, 0), min(rank + span, NUM_RANKS - 1) + 1):
-        near |= 1 << (suit * NUM_RANKS + other)
-    return near & ~(1 << card)
-
-
-NEAR2 = tuple(_near(card, 2) for card in range(52))
-NEAR1 = tuple(_near(card, 1) for card in range(52))
-SAME_RANK = tuple(RANK_MASKS[rank_of(card)] & ~(1 << card) for card in range(52))
+def outs(hands: np.ndarray, unseen: np.ndarray) -> np.ndarray:
+    """How many ``unseen`` cards would join a meld with each hand: its chances to improve."""
+    return np.bitwise_count(meld_outs(hands) & unseen).astype(np.int64)  # times any weight, as Python's ints
 
 
 class Heuristic:
@@ -104,61 +73,72 @@ class Heuristic:
 
     # ------------------------------------------------------------------ pieces
 
-    def danger(self, card: int, took: int, threw: int) -> float:
-        """How likely ``card`` helps the opponent, from what it took and threw."""
-        cost = 0.0
-        if took:
-            if feeds(card, took):
-                cost += self.feed_cost
-            elif NEAR2[card] & took:
-                cost += self.near_cost
-        if threw and (SAME_RANK[card] | NEAR1[card]) & threw:
-            cost -= self.safe_bonus
-        return cost
+    def danger(self, cards: np.ndarray, took: np.ndarray, threw: np.ndarray) -> np.ndarray:
+        """(n, k) how likely each of ``cards`` ((n, k) card ids) helps the opponent, from the cards it
+        took and threw."""
+        feeding, close, safe = (has_card(mask, cards) for mask in (meld_outs(took), near(took, 2), near(threw, 1)))
+        # As the scalar player added them up: nothing or one of the two costs, less the bonus.
+        cost = np.where(feeding, self.feed_cost, np.where(close, self.near_cost, 0.0))
+        return cost - np.where(safe, self.safe_bonus, 0.0)
 
-    def throw_score(self, hand: int, card: int, unseen: int, took: int, threw: int) -> tuple[float, int]:
-        left = hand & ~(1 << card)
-        score = rules.deadwood(left) - self.out_weight * outs(left, unseen) + self.danger(card, took, threw)
-        return score, -rules.card_value(card)
+    def throw_scores(
+        self,
+        hand: np.ndarray,
+        cards: np.ndarray,
+        left: np.ndarray,
+        unseen: np.ndarray,
+        took: np.ndarray,
+        threw: np.ndarray,
+    ) -> np.ndarray:
+        """(n, k) ``deadwood left - out_weight * outs + danger`` of throwing each of ``cards`` ((n, k)
+        card ids, ``left`` the deadwood each leaves), in that order, so that scores equal for the scalar
+        player are equal here."""
+        kept = hand[:, None] & ~(np.int64(1) << np.maximum(cards, 0))
+        return left - self.out_weight * outs(kept, unseen[:, None]) + self.danger(cards, took, threw)
 
-    def should_knock(self, left_deadwood: int, stock: int) -> bool:
-        if left_deadwood == 0:
-            return True
-        if left_deadwood > rules.KNOCK_LIMIT:
-            return False
-        if left_deadwood <= self.gin_hold and stock > self.patience:
-            return False
-        return not (left_deadwood > self.early_knock and stock > self.late)
+    def should_knock(self, left_deadwood: np.ndarray, stock: np.ndarray) -> np.ndarray:
+        """Whether to knock with ``left_deadwood`` after the throw and ``stock`` cards in the stock."""
+        holds_for_gin = (left_deadwood <= self.gin_hold) & (stock > self.patience)
+        holds_for_less = (left_deadwood > self.early_knock) & (stock > self.late)
+        return (left_deadwood == 0) | ((left_deadwood <= rules.KNOCK_LIMIT) & ~holds_for_gin & ~holds_for_less)
 
     # ------------------------------------------------------------------ decisions
 
-    def draw(self, hand: int, top: int, thrown: int) -> int:
-        if top == NONE or thrown >> top & 1:
-            return DRAW_STOCK
-        with_top = hand | (1 << top)
-        after = min(rules.deadwood(with_top & ~(1 << card)) for card in cards_in(hand))
-        return DRAW_DISCARD if rules.deadwood(hand) - after >= self.take_gain else DRAW_STOCK
+    def draw(self, hand: np.ndarray, top_discard: np.ndarray, thrown: np.ndarray) -> np.ndarray:
+        """Take the face-up card when the best throw after it leaves ``take_gain`` less deadwood than
+        the hand has, unless the seat threw it."""
+        top = np.asarray(top_discard, dtype=np.int64)
+        face_up = top >= 0
+        top = np.maximum(top, 0)
+        bit = (np.int64(1) << top) * face_up
+        # The hand with the face-up card, less each card: less the face-up card, it is the hand.
+        left = fast.discard_deadwoods(hand | bit)
+        rows = np.arange(len(top))
+        before = left[rows, top]
+        left[rows, top] = fast.NOT_HELD  # the face-up card is not thrown back
+        takes = face_up & (thrown & bit == 0) & (before - left.min(axis=1) >= self.take_gain)
+        return DRAW_STOCK + (DRAW_DISCARD - DRAW_STOCK) * takes
 
-    def discard(self, observation: Observation, row: int) -> int:
-        hand = int(observation.hand[row])
-        took = int(observation.opponent_took[row])
-        threw = int(observation.opponent_threw[row])
-        unseen = ALL_CARDS_MASK & ~hand & ~int(observation.discard_pile[row]) & ~took
-        legal = observation.legal[row]
-        throwable = [int(a) for a in np.flatnonzero(legal[:KNOCK])]
-        left = {card: rules.deadwood(hand & ~(1 << card)) for card in throwable}
-        best = min(throwable, key=lambda c: (left[c], -rules.card_value(c)))
-        if legal[knock(best)] and self.should_knock(left[best], int(observation.stock_size[row])):
-            return knock(best)
-        return min(throwable, key=lambda c: self.throw_score(hand, c, unseen, took, threw))
-
-    def action(self, observation: Observation, row: int) -> int:
-        if observation.phase[row] == Phase.DRAW:
-            return self.draw(int(observation.hand[row]), int(observation.top_discard[row]), int(observation.threw[row]))
-        return self.discard(observation, row)
+    def discard(self, observation: Observation) -> np.ndarray:
+        """Knock with the throw leaving the least deadwood when ``should_knock`` says so, else throw
+        the card of the lowest ``throw_scores``."""
+        o = observation
+        hand, took = o.hand, o.opponent_took
+        cards = cards_of(legal_cards(o.legal))  # (n, k) the legal throws, -1 past a row's last
+        throwable = cards >= 0
+        rows = np.arange(len(cards))
+        left = np.where(throwable, fast.discard_deadwoods(hand)[rows[:, None], cards], fast.NOT_HELD)
+        best = lowest_throw(left, cards)
+        # The least deadwood a throw leaves is that of ``best``.
+        knocks = o.legal[rows, KNOCK + best] & self.should_knock(left.min(axis=1), o.stock_size)
+        unseen = ALL_CARDS_MASK & ~hand & ~o.discard_pile & ~took
+        scores = self.throw_scores(hand, cards, left, unseen, took, o.opponent_threw)
+        throw = lowest_throw(np.where(throwable, scores, np.inf), cards)
+        return throw + (KNOCK + best - throw) * knocks
 
     def choose(self, observation: Observation) -> np.ndarray:
-        return np.array([self.action(observation, row) for row in range(len(observation))], dtype=np.int64)
+        """One action per row of the batch."""
+        return by_phase(observation, lambda o: self.draw(o.hand, o.top_discard, o.threw), self.discard)
 
 
 register("ginrummy", "heuristic")(Heuristic)
