@@ -78,5 +78,15 @@ def cards_in(mask: int) -> Iterator[int]:
 
 
 def bits_to_bools(masks: np.ndarray, width: int = NUM_CARDS) -> np.ndarray:
-    """(n, width) bool: bit i of each of the (n,) int64 ``masks`` (card masks: one column per card id)."""
-    return (np.asarray(masks, dtype=np.int64)[:, None] >> np.arange(width, dtype=np.int64)) & 1 == 1
+    """(n, width) bool: bit i of each of the (n,) int64 ``masks`` (card masks: one column per card
+    id), for a ``width`` of at most 64."""
+    octets = np.ascontiguousarray(masks, dtype="<i8").view(np.uint8).reshape(-1, 8)
+    return np.unpackbits(octets, axis=1, count=width, bitorder="little").view(bool)
+
+
+def bools_to_bits(flags: np.ndarray) -> np.ndarray:
+    """(n,) int64 masks of (n, width) bools, bit i set where column i is True: ``bits_to_bools``
+    undone, for a ``width`` of at most 64."""
+    octets = np.zeros((len(flags), 8), dtype=np.uint8)  # a little-endian int64 a row
+    octets[:, : (flags.shape[1] + 7) // 8] = np.packbits(flags, axis=1, bitorder="little")
+    return octets.view("<i8")[:, 0].astype(np.int64)

@@ -1,4 +1,5 @@
-"""What every fast engine shares: whole games played as rounds in lockstep, and the error for bad deals.
+"""What every fast engine shares: whole games played as rounds in lockstep, the seats' strategies, and
+the error for bad deals.
 
 A fast engine plays a batch of rounds at once (``play_rounds``). ``play_games`` strings them into
 whole games: round ``r`` of every game still going is dealt together, played as one batch and
@@ -8,11 +9,11 @@ vectorized call over the games that still need it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from sim.api import round_ids
+from sim.api import Strategy, round_ids
 from sim.games import DealSource
 
 
@@ -48,3 +49,22 @@ def play_games(
         going = going[~is_over(scores[going])]
         round_number += 1
     return scores, rounds
+
+
+class Players:
+    """The seats' strategies, each distinct strategy object once with the seats it plays: a fast
+    engine asks each object once per step, for every row whose mover it plays."""
+
+    def __init__(self, strategies: Sequence[Strategy]) -> None:
+        distinct = list({id(strategy): strategy for strategy in strategies}.values())
+        self.seats_of = [(strategy, np.array([other is strategy for other in strategies])) for strategy in distinct]
+
+    @property
+    def single(self) -> Strategy | None:
+        """The strategy of every seat, when one object plays them all."""
+        return self.seats_of[0][0] if len(self.seats_of) == 1 else None
+
+
+def strategy_name(strategy: Strategy) -> str:
+    """What messages call a strategy: its ``name``, else its class's."""
+    return getattr(strategy, "name", type(strategy).__name__)

@@ -38,7 +38,7 @@ from sim.cards import NUM_RANKS
 from sim.euchre import rules
 from sim.euchre.observation import NONE, ORDER_UP, PASS, Observation, Phase
 from sim.games import DealSource, GamesResult, RoundsResult
-from sim.lockstep import DealError
+from sim.lockstep import DealError, Players, strategy_name
 
 BLOCK_SIZE = 8192  # hands played together: memory stays flat however many are asked for
 SEATS = rules.NUM_PLAYERS
@@ -90,7 +90,7 @@ def play_rounds(
     round_ids = np.arange(count, dtype=np.int64) if round_ids is None else np.asarray(round_ids, dtype=np.int64)
     scores = np.zeros((count, rules.NUM_TEAMS), dtype=np.int64) if scores is None else np.asarray(scores, np.int64)
     points = np.empty((count, SEATS), dtype=np.int64)
-    players = _Players(strategies)
+    players = Players(strategies)
     workspaces: dict[int, _Workspace] = {}
     for start in range(0, count, BLOCK_SIZE):
         block = slice(start, start + BLOCK_SIZE)
@@ -128,14 +128,6 @@ def _checked_deals(deals: np.ndarray) -> np.ndarray:
     if deals.size and (deals.min() < 0 or deals.max() >= _CARD_IDS):
         raise DealError("a Euchre deal holds card ids from 0 to 51")
     return deals.astype(np.int8, copy=False)
-
-
-class _Players:
-    """The seats' strategies, each distinct strategy object once with the seats it plays."""
-
-    def __init__(self, strategies: Sequence[Strategy]) -> None:
-        distinct = list({id(strategy): strategy for strategy in strategies}.values())
-        self.seats_of = [(strategy, np.array([other is strategy for other in strategies])) for strategy in distinct]
 
 
 class _Workspace:
@@ -220,7 +212,7 @@ class _Hands:
         return points
 
 
-def _play_block(deals: np.ndarray, ids: np.ndarray, scores: np.ndarray, players: _Players, work: _Workspace) -> _Hands:
+def _play_block(deals: np.ndarray, ids: np.ndarray, scores: np.ndarray, players: Players, work: _Workspace) -> _Hands:
     """Play one block of hands to their end (``len(deals) == work.size``)."""
     return _Block(deals, ids, scores, players, work).play()
 
@@ -229,11 +221,11 @@ class _Block:
     """A block of hands in play; see the module docstring for the phases."""
 
     def __init__(
-        self, deals: np.ndarray, ids: np.ndarray, scores: np.ndarray, players: _Players, work: _Workspace
+        self, deals: np.ndarray, ids: np.ndarray, scores: np.ndarray, players: Players, work: _Workspace
     ) -> None:
         size = len(deals)
         self.size, self.work, self.players = size, work, players
-        self.single = players.seats_of[0][0] if len(players.seats_of) == 1 else None
+        self.single = players.single
         self.constants = work.constants
         self.constant_ids = {id(values) for values in work.constants.values()}
         np.take(deals.T, _DEAL_ORDER, axis=0, out=work.positions)
@@ -491,15 +483,11 @@ def _checked(strategy: Strategy, chosen: np.ndarray, legal: np.ndarray) -> tuple
     naming the strategy."""
     actions = np.asarray(chosen).astype(np.int64, copy=False).reshape(-1)
     if len(actions) != len(legal):
-        raise IllegalAction(f"{_name(strategy)} answered {len(actions)} actions for {len(legal)} decisions")
+        raise IllegalAction(f"{strategy_name(strategy)} answered {len(actions)} actions for {len(legal)} decisions")
     # A shift by 64 or more, or by a negative amount, gives 0: actions out of range are never legal.
     bits = _ONE << actions
     allowed = (legal & bits) != 0
     if not allowed.all():
         row = int(np.argmin(allowed))
-        raise IllegalAction(f"{_name(strategy)} chose action {int(actions[row])}, which is not legal here")
+        raise IllegalAction(f"{strategy_name(strategy)} chose action {int(actions[row])}, which is not legal here")
     return actions, bits
-
-
-def _name(strategy: Strategy) -> str:
-    return getattr(strategy, "name", type(strategy).__name__)

@@ -33,12 +33,17 @@ the reference makes.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 
-from sim.cards import NUM_CARDS, NUM_RANKS, NUM_SUITS
+from sim import lockstep
+from sim.api import ROUND_ID_STRIDE, IllegalAction, Strategy
+from sim.cards import ALL_CARDS_MASK, NUM_CARDS, NUM_RANKS, NUM_SUITS, bits_to_bools, bools_to_bits
+from sim.games import DealSource, GamesResult, RoundsResult
 from sim.ginrummy import rules
+from sim.ginrummy.observation import DRAW_DISCARD, DRAW_STOCK, KNOCK, NONE, NUM_ACTIONS, Observation, Phase, action_name
+from sim.lockstep import DealError, Players, strategy_name
 
 MAX_CARDS = rules.FIRST_HAND_SIZE
 NOT_HELD = np.int16(999)  # discard_deadwoods' entry for a card the hand does not hold
@@ -46,7 +51,17 @@ NOT_HELD = np.int16(999)  # discard_deadwoods' entry for a card the hand does no
 _BLOCK = 1 << 15  # hands worked on together (measured best): a step's arrays stay in the CPU caches
 _PATTERNS = 1 << NUM_RANKS  # the rank patterns of one suit
 _SUIT = _PATTERNS - 1
-_RANK_ACROSS_SUITS = sum(1 << (suit * NUM_RANKS) for suit in range(NUM_SUITS))  # times a rank bit: its four cards
+RANK_ACROSS_SUITS = sum(1 << (suit * NUM_RANKS) for suit in range(NUM_SUITS))
+"""Times a rank's bit (``1 << rank``): the mask of its four cards."""
+
+
+def without_ranks(*ranks: int) -> int:
+    """The mask of every card but those of ``ranks``."""
+    return ALL_CARDS_MASK & ~sum(RANK_ACROSS_SUITS << rank for rank in ranks)
+
+
+# A card mask shifted up (down) by one rank, less the cards that crossed into the next suit.
+RAISED_ONE_RANK, LOWERED_ONE_RANK = without_ranks(0), without_ranks(NUM_RANKS - 1)
 _RUN_STARTS = sum(((1 << (NUM_RANKS - 2)) - 1) << (suit * NUM_RANKS) for suit in range(NUM_SUITS))  # aces to jacks
 _CARD_VALUES = np.array([rules.card_value(card) for card in range(NUM_CARDS)], dtype=np.int32)
 _RANK_VALUES = _CARD_VALUES[:NUM_RANKS]
@@ -99,6 +114,22 @@ def _run_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
 _RUN_DEADWOOD, _DISCARD_CHANGE, _RUN_KEY, _RANK_NIBBLES = _run_tables()
 
 
+def _best_throws() -> np.ndarray:
+    """Per rank pattern of one suit: the packed key (as ``_DISCARD_ORDER``'s, the deadwood part the
+    change the throw makes to the suit's runs-only deadwood, the card part its rank) of the suit's
+    best throw; of no card, a key above any throw's."""
+    keys = (_DISCARD_CHANGE.astype(np.int32) << _DEADWOOD_SHIFT) + _DISCARD_ORDER[:NUM_RANKS]
+    keys[_DISCARD_CHANGE == NOT_HELD] = _NO_THROW_KEY
+    return keys.min(axis=1)
+
+
+_NO_THROW_KEY = np.int32(int(NOT_HELD) << _DEADWOOD_SHIFT)  # what best_discards reads as no card to throw
+_BEST_THROW = _best_throws()
+
+# By rank pattern: the value of its cards.
+_PATTERN_VALUES = ((np.arange(_PATTERNS)[:, None] >> np.arange(NUM_RANKS)) & 1) @ _RANK_VALUES.astype(np.int64)
+
+
 # ----------------------------------------------------------------------------- public functions
 
 
@@ -146,7 +177,32 @@ def knocking_discards(hands: np.ndarray) -> np.ndarray:
 def melded_mask(hands: np.ndarray) -> np.ndarray:
     """The cards (int64 masks) melded in the arrangement ``rules.melded_mask`` returns: of those
     with the least deadwood, the one its search finds first."""
-    return _blockwise(_melded_block, np.int64, (), _checked(hands))
+    runs, sets = runs_and_sets(hands)
+    return runs | sets
+
+
+def runs_and_sets(hands: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(run cards, set cards)``, int64 masks shaped as ``hands``: the cards of the runs and of the
+    sets of the arrangement ``rules.best_arrangement`` lays down (its melds cut back from
+    ``melded_mask``, as ``rules.split_melds`` cuts them)."""
+    split = _blockwise(_split_block, np.int64, (2,), _checked(hands))
+    return split[..., 0], split[..., 1]
+
+
+def cards_value(masks: np.ndarray) -> np.ndarray:
+    """The total deadwood value of the cards of each mask (int64, shaped as ``masks``):
+    ``rules.mask_value``."""
+    masks = np.asarray(masks, dtype=np.int64)
+    total, *rest = (_PATTERN_VALUES.take(pattern) for pattern in _suits(masks))
+    for suit in rest:
+        total += suit
+    return total
+
+
+def rank_neighbours(masks: np.ndarray) -> np.ndarray:
+    """The cards one rank above or below a card of each mask in its suit (ace low, no wrapping)."""
+    masks = np.asarray(masks, dtype=np.int64)
+    return ((masks << 1) & RAISED_ONE_RANK) | ((masks >> 1) & LOWERED_ONE_RANK)
 
 
 # ----------------------------------------------------------------------------- batches
@@ -218,7 +274,7 @@ def _set_choices(hands: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray]]:
             for _ in range(int(np.bitwise_count(ranks[0]))):
                 lowest = ranks & -ranks
                 ranks = ranks ^ lowest
-                cards = (lowest * _RANK_ACROSS_SUITS) & held
+                cards = (lowest * RANK_ACROSS_SUITS) & held
                 options = [np.zeros_like(cards), cards]
                 if size == 4:  # a set of three leaves a card free for a run
                     options += [cards ^ (lowest << (suit * NUM_RANKS)) for suit in range(NUM_SUITS)]
@@ -264,29 +320,59 @@ def _discard_block(hands: np.ndarray) -> np.ndarray:
 
 
 def _least_discard_key(hands: np.ndarray, allowed: np.ndarray | None = None) -> np.ndarray:
-    """``best_discards`` of one block, packed: deadwood above the discard order (``_DISCARD_ORDER``)."""
-    left = _discard_block(hands)
-    if allowed is not None:
-        octets = np.ascontiguousarray(allowed, dtype="<i8").view(np.uint8).reshape(-1, 8)
-        bits = np.unpackbits(octets, axis=1, count=NUM_CARDS, bitorder="little")
-        np.putmask(left, bits == 0, NOT_HELD)
-    return ((left.astype(np.int32) << _DEADWOOD_SHIFT) | _DISCARD_ORDER).min(axis=1)
+    """``best_discards`` of one block, packed: deadwood above the discard order (``_DISCARD_ORDER``).
+
+    A hand that may throw any of its cards takes its suits' best throws from ``_BEST_THROW``, the
+    others a whole row of ``discard_deadwoods``."""
+    keys = _least_throw_key(hands)
+    limited = np.flatnonzero(hands & ~allowed) if allowed is not None else ()
+    if len(limited):
+        left = _discard_block(hands.take(limited))
+        np.putmask(left, ~bits_to_bools(allowed.take(limited)), NOT_HELD)
+        keys[limited] = ((left.astype(np.int32) << _DEADWOOD_SHIFT) | _DISCARD_ORDER).min(axis=1)
+    return keys
+
+
+def _least_throw_key(hands: np.ndarray) -> np.ndarray:
+    """The packed ``best_discards`` of each hand, free to throw any card.
+
+    A throw's key is the deadwood it leaves and its order; with runs only, that is the hand's
+    deadwood plus the change its suit's table holds, so each suit's best throw is a lookup, and the
+    hand's the least over its suits. With sets, the least over the choices of sets of the least
+    over the cards they leave free (a choice's own cards are thrown under the other choices)."""
+    keys = _runs_throw_key(hands)
+    for rows, sets in _set_choices(hands):
+        keys[rows] = _runs_throw_key(hands.take(rows) & ~sets).min(axis=0)
+    return np.minimum(keys, _NO_THROW_KEY, out=keys)
+
+
+def _runs_throw_key(masks: np.ndarray) -> np.ndarray:
+    """The packed best throw of each mask with runs only (int32; ``_NO_THROW_KEY`` or more for none)."""
+    first, *rest = (_BEST_THROW.take(pattern) + suit * NUM_RANKS for suit, pattern in enumerate(_suits(masks)))
+    for suit in rest:
+        np.minimum(first, suit, out=first)
+    first += _runs_deadwood(masks).astype(np.int32) << _DEADWOOD_SHIFT
+    return first
 
 
 def _knocking_block(hands: np.ndarray) -> np.ndarray:
     """``knocking_discards`` of one block."""
-    knocks = _discard_block(hands) <= rules.KNOCK_LIMIT
-    octets = np.zeros((len(hands), 8), dtype=np.uint8)  # a little-endian int64 a hand
-    octets[:, : (NUM_CARDS + 7) // 8] = np.packbits(knocks, axis=1, bitorder="little")
-    return octets.view("<i8")[:, 0]
+    # A discard lowers the least deadwood by at most the card's value (as rules.knocking_discards
+    # reasons), so only hands within the highest value of the limit need a search per discard.
+    result = np.zeros(len(hands), dtype=np.int64)
+    rows = np.flatnonzero(_least_deadwood(hands) <= rules.KNOCK_LIMIT + _CARD_VALUES.max())
+    if rows.size:
+        result[rows] = bools_to_bits(_discard_block(hands.take(rows)) <= rules.KNOCK_LIMIT)
+    return result
 
 
-def _melded_block(hands: np.ndarray) -> np.ndarray:
-    """``melded_mask`` of one block."""
-    melded = _run_cards(hands)
+def _split_block(hands: np.ndarray) -> np.ndarray:
+    """``runs_and_sets`` of one block: (n, 2), the run cards then the set cards."""
+    split = np.zeros((len(hands), 2), dtype=np.int64)
+    split[:, 0] = _run_cards(hands)
     for rows, sets in _set_choices(hands):
-        melded[rows] = _reference_choice(hands.take(rows), sets)
-    return melded
+        split[rows] = _reference_choice(hands.take(rows), sets)
+    return split
 
 
 def _run_cards(masks: np.ndarray) -> np.ndarray:
@@ -296,7 +382,8 @@ def _run_cards(masks: np.ndarray) -> np.ndarray:
 
 
 def _reference_choice(hands: np.ndarray, sets: np.ndarray) -> np.ndarray:
-    """The melded cards of the reference's arrangement, given every choice of ``sets`` (a row each)."""
+    """(n, 2) the run cards and the set cards of the reference's arrangement, given every choice of
+    ``sets`` (a row each)."""
     rest = hands & ~sets
     least = _runs_deadwood(rest)
     chosen = least == least.min(axis=0)
@@ -305,8 +392,9 @@ def _reference_choice(hands: np.ndarray, sets: np.ndarray) -> np.ndarray:
         key = _RUN_KEY.take(pattern) + set_keys[suit]
         key = np.where(chosen, key, np.iinfo(np.int64).max)
         chosen &= key == key.min(axis=0)
-    melded = sets | _run_cards(rest)
-    return np.take_along_axis(melded, chosen.argmax(axis=0)[None, :], axis=0)[0]
+    choice = chosen.argmax(axis=0)[None, :]
+    runs = np.take_along_axis(_run_cards(rest), choice, axis=0)[0]
+    return np.stack([runs, np.take_along_axis(sets, choice, axis=0)[0]], axis=1)
 
 
 def _set_keys(sets: np.ndarray) -> list[np.ndarray | int]:
@@ -323,3 +411,324 @@ def _set_keys(sets: np.ndarray) -> list[np.ndarray | int]:
         0,
         0,
     ]
+
+
+# ============================================================================= the engine
+#
+# ``play_rounds`` plays a batch of deals (each the 52-card pack in the order it is dealt from, as the
+# reference ``Hand`` takes it), a block of hands at a time, in lockstep: every hand still going is at
+# the same step of the same turn, so one strategy call answers the same decision of every hand. A
+# turn's mover is the same seat counted from the dealer in every hand (the opener, who is not the
+# dealer, discards first), so holdings are kept by that seat: row 0 the opener's, row 1 the dealer's.
+# A hand that ends (a knock, or a discard that leaves two cards in the stock) is scored and leaves
+# the block's arrays, which are gathered down to the hands still going.
+
+BLOCK_SIZE = 65536  # hands played together: memory stays flat however many are asked for
+SEATS = rules.NUM_PLAYERS
+_OPENER, _DEALER = 0, 1  # the holdings' rows: the seat that discards first, then the dealer
+_ONE = np.int64(1)
+_GAME_COLUMNS = 5  # what play_games keeps per game: points (2), hands won (2), deals passed on
+
+
+def play_rounds(
+    deals: np.ndarray,
+    strategies: Sequence[Strategy],
+    round_ids: np.ndarray | None = None,
+    scores: np.ndarray | None = None,
+    dealers: np.ndarray | None = None,
+) -> RoundsResult:
+    """Play each deal as one hand with ``strategies[seat]`` in each seat; the points each seat scored.
+
+    Hand ``i`` is numbered ``round_ids[i]`` (default ``0..B-1``) and dealt by seat ``dealers[i]``
+    (default, as the reference's ``new_state``: ``round_ids[i] % 2``); ``scores`` (B, 2) are the game
+    points before the hand (default zeros), which observations report. Raises ``IllegalAction``
+    naming a strategy that chose an illegal action, and ``DealError`` for a deal that is not a pack.
+    """
+    return RoundsResult(_play(deals, _players(strategies), round_ids, scores, dealers)[0])
+
+
+def play_games(game_ids: np.ndarray, deal_source: DealSource, strategies: Sequence[Strategy]) -> GamesResult:
+    """Play whole games to ``rules.GAME_TARGET`` as the reference ``Game`` does: hand ``r`` of every
+    game still going is dealt by ``deal_source(its game ids, r)`` and numbered ``sim.api.round_id(g,
+    r)``; game ``g``'s first dealer is seat ``g % 2``, and the deal passes after every hand but a void
+    one. Scores are the grand totals, with the game bonus and the box bonuses (``rules.final_scores``)."""
+    players = _players(strategies)
+
+    def play(deals: np.ndarray, ids: np.ndarray, games: np.ndarray) -> np.ndarray:
+        passed = games[:, 4]  # how many times the deal has passed to the other seat
+        dealers = (ids // ROUND_ID_STRIDE + passed) % SEATS
+        points, void = _play(deals, players, ids, games[:, :SEATS], dealers)
+        gained = np.empty((len(deals), _GAME_COLUMNS), dtype=np.int64)
+        gained[:, :SEATS] = points
+        gained[:, SEATS : 2 * SEATS] = points > 0  # every hand that is not void has one winner
+        gained[:, 4] = ~void
+        return gained
+
+    def is_over(games: np.ndarray) -> np.ndarray:
+        return games[:, :SEATS].max(axis=1) >= rules.GAME_TARGET
+
+    games, hands_played = lockstep.play_games(game_ids, deal_source, play, _GAME_COLUMNS, is_over)
+    points, hands_won = games[:, :SEATS], games[:, SEATS : 2 * SEATS]
+    winners = points >= rules.GAME_TARGET  # one seat scores a hand: the game ends as the first gets there
+    shutout = points[:, ::-1] == 0  # the other seat scored nothing
+    bonus = np.where(shutout, rules.SHUTOUT_GAME_BONUS, rules.GAME_BONUS) * winners
+    return GamesResult(points + rules.BOX_BONUS * hands_won + bonus, hands_played, winners)
+
+
+def _play(
+    deals: np.ndarray,
+    players: Players,
+    round_ids: np.ndarray | None,
+    scores: np.ndarray | None,
+    dealers: np.ndarray | None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """(points (B, 2) by seat, void (B,) bool) of the deals played as hands (``play_rounds``)."""
+    deals = _checked_deals(deals)
+    count = len(deals)
+    ids = np.arange(count, dtype=np.int64) if round_ids is None else np.asarray(round_ids, dtype=np.int64)
+    scores = np.zeros((count, SEATS), dtype=np.int64) if scores is None else np.asarray(scores, dtype=np.int64)
+    dealers = ids % SEATS if dealers is None else np.asarray(dealers, dtype=np.int64)
+    points = np.zeros((count, SEATS), dtype=np.int64)
+    void = np.zeros(count, dtype=bool)
+    for start in range(0, count, BLOCK_SIZE):
+        block = slice(start, start + BLOCK_SIZE)
+        _Block(deals[block], ids[block], scores[block], dealers[block], players).play(points[block], void[block])
+    return points, void
+
+
+def _players(strategies: Sequence[Strategy]) -> Players:
+    if len(strategies) != SEATS:
+        raise ValueError(f"Gin Rummy needs {SEATS} strategies, got {len(strategies)}")
+    return Players(strategies)
+
+
+def _checked_deals(deals: np.ndarray) -> np.ndarray:
+    """The deals as int64 card ids once their shape and values are those of card ids (that each is
+    exactly the pack is checked as a block is dealt)."""
+    deals = np.asarray(deals)
+    if deals.ndim != 2 or deals.shape[1] != NUM_CARDS or not np.issubdtype(deals.dtype, np.integer):
+        raise DealError(f"Gin Rummy deals are (n, {NUM_CARDS}) arrays of card ids, not {deals.dtype} {deals.shape}")
+    if deals.size and (deals.min() < 0 or deals.max() >= NUM_CARDS):
+        raise DealError(f"a Gin Rummy deal holds card ids from 0 to {NUM_CARDS - 1}")
+    return deals.astype(np.int64, copy=False)
+
+
+def _constant(values: np.ndarray) -> np.ndarray:
+    values.flags.writeable = False
+    return values
+
+
+def _draw_legal() -> np.ndarray:
+    """Rows of a drawing turn's legal mask: from the stock or the pile, always both."""
+    legal = np.zeros((BLOCK_SIZE, NUM_ACTIONS), dtype=bool)
+    legal[:, [DRAW_STOCK, DRAW_DISCARD]] = True
+    return _constant(legal)
+
+
+# Arrays observations share that never change: read-only, so no strategy changes them for another.
+_DRAW_LEGAL = _draw_legal()
+_DRAWING = _constant(np.full(BLOCK_SIZE, Phase.DRAW, dtype=np.int64))
+_DISCARDING = _constant(np.full(BLOCK_SIZE, Phase.DISCARD, dtype=np.int64))
+_NOTHING_TAKEN = _constant(np.full(BLOCK_SIZE, NONE, dtype=np.int64))
+
+
+class _Block:
+    """A block of hands in play (see the engine's notes above); its arrays hold the hands still going."""
+
+    def __init__(
+        self, deals: np.ndarray, ids: np.ndarray, scores: np.ndarray, dealers: np.ndarray, players: Players
+    ) -> None:
+        size = len(deals)
+        self.players = players
+        bits = _ONE << deals
+        dealt = rules.DEALT_CARDS
+        # 52 ids whose bits cover the pack are exactly a permutation of it.
+        if size and not (np.bitwise_or.reduce(bits, axis=1) == ALL_CARDS_MASK).all():
+            raise DealError("a Gin Rummy deal holds each of the 52 cards once")
+        self.holding = np.empty((SEATS, size), dtype=np.int64)
+        # The opener is dealt every other card from the first, and the 21st; the dealer the others.
+        self.holding[_OPENER] = np.bitwise_or.reduce(bits[:, 0 : dealt - 1 : 2], axis=1) | bits[:, dealt - 1]
+        self.holding[_DEALER] = np.bitwise_or.reduce(bits[:, 1 : dealt - 1 : 2], axis=1)
+        self.pack = deals.astype(np.int8)  # small: the block's arrays are gathered as hands end
+        self.next_stock = np.full(size, dealt, dtype=np.int64)  # the pack position of the stock's top card
+        self.pile = np.empty((size, NUM_CARDS), dtype=np.int8)  # the discard pile, bottom card first
+        self.pile_size = np.zeros(size, dtype=np.int64)
+        self.pile_mask = np.zeros(size, dtype=np.int64)
+        self.took = np.zeros((SEATS, size), dtype=np.int64)  # taken from the pile and still held
+        self.threw = np.zeros((SEATS, size), dtype=np.int64)
+        self.taken = np.full(size, NONE, dtype=np.int64)  # the card just taken from the pile
+        self.ids = _constant(ids.copy())
+        self.scores = _constant(scores.copy())
+        self.dealer = _constant(dealers.copy())
+        self.row = np.arange(size)  # each hand's row in the block's results
+
+    def play(self, points: np.ndarray, void: np.ndarray) -> None:
+        """Play every hand to its end, writing each seat's points and whether the hand was void into
+        the rows of ``points`` and ``void``."""
+        mover = _OPENER
+        self._discard(mover, points, void)
+        while len(self.row):
+            mover ^= 1
+            self._draw(mover)
+            self._discard(mover, points, void)
+
+    # ------------------------------------------------------------------ deciding
+
+    def _seat(self, mover: int) -> np.ndarray:
+        """The seat of the mover ``mover`` (counted from the dealer) in each hand."""
+        return _constant(self.dealer ^ (mover ^ 1))  # the opener is the seat after the dealer
+
+    def _decide(self, fields: dict[str, np.ndarray], seat: np.ndarray, legal: np.ndarray) -> np.ndarray:
+        """(n,) int64 the legal actions the movers ``seat`` choose, shown ``fields`` of every hand;
+        ``IllegalAction`` names a strategy that chooses otherwise."""
+        for values in fields.values():
+            values.flags.writeable = False
+        observation = Observation(**fields)
+        single = self.players.single
+        if single is not None:
+            return _checked_actions(single, single.choose(observation), legal)
+        actions = np.empty(len(seat), dtype=np.int64)
+        for strategy, seats in self.players.seats_of:
+            rows = np.flatnonzero(seats.take(seat))
+            if rows.size:
+                chosen = strategy.choose(observation.take(rows))
+                actions[rows] = _checked_actions(strategy, chosen, legal.take(rows, axis=0))
+        return actions
+
+    def _fields(self, mover: int) -> dict[str, np.ndarray]:
+        """What the mover sees besides its phase, its legal actions and the card it just took."""
+        size = len(self.row)
+        top = self.pile.reshape(-1).take(self.row_starts() + np.maximum(self.pile_size - 1, 0)).astype(np.int64)
+        top[self.pile_size == 0] = NONE
+        return {
+            "seat": self._seat(mover),
+            "dealer": self.dealer,
+            "hand": self.holding[mover].copy(),
+            "top_discard": top,
+            "discard_pile": self.pile_mask.copy(),
+            "opponent_took": self.took[mover ^ 1].copy(),
+            "opponent_threw": self.threw[mover ^ 1].copy(),
+            "threw": self.threw[mover].copy(),
+            "stock_size": NUM_CARDS - self.next_stock,
+            "scores": self.scores,
+            "round_id": self.ids,
+        } | {"phase": _DRAWING[:size], "legal": _DRAW_LEGAL[:size], "taken": _NOTHING_TAKEN[:size]}
+
+    def row_starts(self) -> np.ndarray:
+        """Each hand's first entry in the flattened (hands, 52) arrays."""
+        return np.arange(0, len(self.row) * NUM_CARDS, NUM_CARDS)
+
+    # ------------------------------------------------------------------ a turn
+
+    def _draw(self, mover: int) -> None:
+        """Every mover draws, from the stock or the discard pile."""
+        fields = self._fields(mover)
+        top = fields["top_discard"]
+        actions = self._decide(fields, fields["seat"], fields["legal"])
+        from_pile = actions == DRAW_DISCARD  # the pile is never empty when a seat draws
+        stock_top = self.pack.reshape(-1).take(self.row_starts() + self.next_stock).astype(np.int64)
+        card = stock_top + (top - stock_top) * from_pile  # no np.where: it branches, row by row
+        bit = _ONE << card
+        pile_bit = bit * from_pile
+        self.next_stock += ~from_pile
+        self.pile_size -= from_pile
+        self.pile_mask ^= pile_bit
+        self.taken = card * from_pile + NONE * ~from_pile
+        self.took[mover] |= pile_bit
+        self.holding[mover] |= bit
+
+    def _discard(self, mover: int, points: np.ndarray, void: np.ndarray) -> None:
+        """Every mover discards or knocks; hands knocked are scored, hands whose stock is down to
+        two cards are void, and both leave the block."""
+        hand = self.holding[mover]
+        taken = self.taken
+        kept = ~((_ONE << np.maximum(taken, 0)) * (taken != NONE))  # the card just taken may not be thrown back
+        legal = np.zeros((len(hand), NUM_ACTIONS), dtype=bool)
+        legal[:, :NUM_CARDS] = bits_to_bools(hand & kept)
+        legal[:, KNOCK:] = bits_to_bools(knocking_discards(hand) & kept)
+        fields = self._fields(mover)
+        fields |= {"phase": _DISCARDING[: len(hand)], "legal": legal, "taken": self.taken}
+        actions = self._decide(fields, fields["seat"], legal)
+        knocked = actions >= KNOCK
+        card = actions - KNOCK * knocked
+        bit = _ONE << card
+        hand ^= bit
+        self.took[mover] &= ~bit
+        self.threw[mover] |= bit
+        self.taken = _NOTHING_TAKEN[: len(hand)]
+        self.pile.reshape(-1)[self.row_starts() + self.pile_size] = card
+        self.pile_size += 1
+        self.pile_mask |= bit
+        stock_out = NUM_CARDS - self.next_stock <= rules.VOID_STOCK_SIZE
+        ended = knocked | stock_out
+        if not ended.any():
+            return
+        scored = np.flatnonzero(knocked)
+        if scored.size:
+            knocker_seat = fields["seat"].take(scored)
+            gained = _knock_points(self.holding[mover].take(scored), self.holding[mover ^ 1].take(scored))
+            rows = self.row.take(scored)
+            points[rows, knocker_seat] = gained[:, 0]
+            points[rows, knocker_seat ^ 1] = gained[:, 1]
+        void[self.row[stock_out & ~knocked]] = True
+        self._keep(np.flatnonzero(~ended))
+
+    def _keep(self, going: np.ndarray) -> None:
+        """Drop every hand but those ``going`` from the block's arrays."""
+        for name in ("pack", "next_stock", "pile", "pile_size", "pile_mask", "taken", "row"):
+            setattr(self, name, getattr(self, name).take(going, axis=0))
+        for name in ("holding", "took", "threw"):
+            setattr(self, name, getattr(self, name).take(going, axis=1))
+        for name in ("ids", "scores", "dealer"):
+            setattr(self, name, _constant(getattr(self, name).take(going, axis=0)))
+
+
+def _knock_points(knocker: np.ndarray, defender: np.ndarray) -> np.ndarray:
+    """(n, 2) the points the knocker and the defender score (``rules.score_knock``), each holding
+    ten cards laid down as the reference lays them, the defender's unmatched cards laid off onto
+    the knocker's melds unless it has gin."""
+    knocker_deadwood = deadwood(knocker).astype(np.int64)
+    runs, sets = runs_and_sets(knocker)
+    unmatched = defender & ~melded_mask(defender)
+    laid_off = _laid_off(unmatched, runs, sets) * (knocker_deadwood > 0)  # none onto gin
+    defender_deadwood = cards_value(unmatched & ~laid_off)
+    gin = knocker_deadwood == 0
+    knock_wins = ~gin & (knocker_deadwood < defender_deadwood)
+    gained = np.empty((len(knocker), SEATS), dtype=np.int64)
+    gained[:, 0] = gin * (defender_deadwood + rules.GIN_BONUS) + knock_wins * (defender_deadwood - knocker_deadwood)
+    gained[:, 1] = (~gin & ~knock_wins) * (knocker_deadwood - defender_deadwood + rules.UNDERCUT_BONUS)
+    return gained
+
+
+def _laid_off(unmatched: np.ndarray, runs: np.ndarray, sets: np.ndarray) -> np.ndarray:
+    """The cards of ``unmatched`` laid off as ``rules.lay_off`` lays them: onto the runs first, each
+    card that extends one (again and again: a card laid off makes room for the next), then onto the
+    sets of three the fourth card of their rank."""
+    on_runs = np.zeros_like(unmatched)
+    grown = runs
+    while True:
+        extending = rank_neighbours(grown) & unmatched & ~on_runs
+        if not extending.any():
+            break
+        on_runs |= extending
+        grown = grown | extending
+    clubs, diamonds, hearts, spades = _suits(sets)
+    threes = (clubs & diamonds & (hearts | spades)) | (hearts & spades & (clubs | diamonds))
+    threes &= ~(clubs & diamonds & hearts & spades)
+    fourth_cards = (threes * RANK_ACROSS_SUITS) & ~sets
+    return on_runs | (unmatched & ~on_runs & fourth_cards)
+
+
+def _checked_actions(strategy: Strategy, chosen: np.ndarray, legal: np.ndarray) -> np.ndarray:
+    """``chosen`` as int64 actions if each is legal in its row of ``legal``; else ``IllegalAction``
+    naming the strategy."""
+    actions = np.asarray(chosen).astype(np.int64, copy=False).reshape(-1)
+    if len(actions) != len(legal):
+        raise IllegalAction(f"{strategy_name(strategy)} answered {len(actions)} actions for {len(legal)} decisions")
+    in_range = (actions >= 0) & (actions < NUM_ACTIONS)
+    allowed = in_range & legal[np.arange(len(actions)), actions * in_range]
+    if not allowed.all():
+        action = int(actions[np.argmin(allowed)])
+        named = f" ({action_name(action)})" if 0 <= action < NUM_ACTIONS else ""
+        raise IllegalAction(f"{strategy_name(strategy)} chose action {action}{named}, which is not legal here")
+    return actions

@@ -4,7 +4,8 @@ A deal is a (52,) array of card ids: the pack in the order it is dealt from (``e
 shuffled by ``sim.dealing``'s block dealer. ``play_rounds`` plays each deal as one hand, dealt by
 seat ``round id % 2``, and gives each seat the points it scored; ``play_games`` plays whole games
 (first dealer ``game id % 2``, then alternating) and gives grand totals with the game and box
-bonuses, the winner being the seat that reached 100. There is no fast engine yet.
+bonuses, the winner being the seat that reached 100. Both engines are offered: "fast"
+(``sim.ginrummy.fast``, the default) and "reference".
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from collections.abc import Callable, Sequence
 from sim import seating
 from sim.dealing import BlockDealer
 from sim.games import Game
-from sim.ginrummy import rules
+from sim.ginrummy import fast, rules
 from sim.ginrummy.engine import Game as GinGame
 from sim.ginrummy.engine import Hand
 from sim.ginrummy.observation import NUM_ACTIONS, action_name, parse_action
@@ -43,8 +44,8 @@ GAME = Game(
     deals=PACKS.deals,
     deals_at=PACKS.deals_at,
     deal_version=2,  # 1: one seeded generator per deal; 2: sim.dealing's blocks
-    play_rounds={"reference": rounds_player(new_state, rules.NUM_PLAYERS)},
-    play_games={"reference": games_player(new_game, rules.NUM_PLAYERS)},
+    play_rounds={"fast": fast.play_rounds, "reference": rounds_player(new_state, rules.NUM_PLAYERS)},
+    play_games={"fast": fast.play_games, "reference": games_player(new_game, rules.NUM_PLAYERS)},
     new_state=new_state,
     new_game=new_game,
     num_actions=NUM_ACTIONS,

@@ -33,7 +33,7 @@ from sim import lockstep
 from sim.api import IllegalAction, Strategy
 from sim.cards import NUM_CARDS, NUM_RANKS, bits_to_bools, format_cards, make_card
 from sim.games import DealSource, GamesResult, RoundsResult
-from sim.lockstep import DealError
+from sim.lockstep import DealError, strategy_name
 from sim.straights import rules
 from sim.straights.observation import DISCARDED, NOT_YET, Observation, positions_to_cards
 
@@ -391,7 +391,8 @@ class _Block:
         seat = int(self.leader[row] + step) % SEATS
         hand = self.hands[step % SEATS][row]
         raise IllegalAction(
-            f"strategy {_name(self.strategies[seat])} (player {seat + 1}) chose {format_cards([int(chosen[row])])}"
+            f"strategy {strategy_name(self.strategies[seat])!r} (player {seat + 1})"
+            f" chose {format_cards([int(chosen[row])])}"
             f" in round {int(self.round_ids[row])} at step {step}; legal actions were"
             f" {format_cards(int(card) for i, card in enumerate(hand) if int(options[row]) >> i & 1)}"
         )
@@ -431,18 +432,14 @@ def _checked_choice(strategy: Strategy, choice: object, size: int) -> np.ndarray
     choice = np.asarray(choice)
     if choice.shape != (size,) or choice.dtype.kind not in "iu":
         raise IllegalAction(
-            f"strategy {_name(strategy)} returned {choice.dtype} array of shape {choice.shape};"
+            f"strategy {strategy_name(strategy)!r} returned {choice.dtype} array of shape {choice.shape};"
             f" expected {size} card ids"
         )
     # Viewed unsigned, negative ids become huge: one reduction checks both ends.
     if choice.view(np.dtype(f"u{choice.itemsize}")).max() >= NUM_CARDS:
         bad = choice[(choice < 0) | (choice >= NUM_CARDS)][0]
-        raise IllegalAction(f"strategy {_name(strategy)} returned {bad}, which is not a card id (0..51)")
+        raise IllegalAction(f"strategy {strategy_name(strategy)!r} returned {bad}, which is not a card id (0..51)")
     return choice
-
-
-def _name(strategy: Strategy) -> str:
-    return repr(getattr(strategy, "name", type(strategy).__name__))
 
 
 def _leaders(deals: np.ndarray) -> np.ndarray:

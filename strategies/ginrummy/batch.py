@@ -15,22 +15,15 @@ from collections.abc import Callable
 
 import numpy as np
 
-from sim.cards import ALL_CARDS_MASK, NUM_CARDS, NUM_RANKS, NUM_SUITS
+from sim.cards import ALL_CARDS_MASK, NUM_CARDS, NUM_RANKS, NUM_SUITS, bools_to_bits
 from sim.ginrummy import rules
+from sim.ginrummy.fast import LOWERED_ONE_RANK, RAISED_ONE_RANK, RANK_ACROSS_SUITS, without_ranks
 from sim.ginrummy.observation import Observation, Phase
 
 _SUIT = (1 << NUM_RANKS) - 1
-_RANK_ACROSS_SUITS = sum(1 << (suit * NUM_RANKS) for suit in range(NUM_SUITS))  # times a rank bit: its four cards
-
-
-def _without_ranks(*ranks: int) -> int:
-    """Every card but those of ``ranks``."""
-    return ALL_CARDS_MASK & ~sum(_RANK_ACROSS_SUITS << rank for rank in ranks)
-
-
 # A card mask shifted up (down) by one or two ranks, less the cards that crossed into the next suit.
-_UP1, _UP2 = _without_ranks(0), _without_ranks(0, 1)
-_DOWN1, _DOWN2 = _without_ranks(NUM_RANKS - 1), _without_ranks(NUM_RANKS - 2, NUM_RANKS - 1)
+_UP1, _UP2 = RAISED_ONE_RANK, without_ranks(0, 1)
+_DOWN1, _DOWN2 = LOWERED_ONE_RANK, without_ranks(NUM_RANKS - 2, NUM_RANKS - 1)
 _DRAW = int(Phase.DRAW)  # numpy compares arrays with a plain int many times faster than with an IntEnum
 
 _VALUES = np.array([rules.card_value(card) for card in range(NUM_CARDS)])
@@ -48,7 +41,7 @@ def meld_outs(hands: np.ndarray) -> np.ndarray:
     outs = (below1 & below2) | (below1 & above1) | (above1 & above2)
     clubs, diamonds, hearts, spades = ((hands >> (suit * NUM_RANKS)) & _SUIT for suit in range(NUM_SUITS))
     pairs = (clubs & (diamonds | hearts | spades)) | (diamonds & (hearts | spades)) | (hearts & spades)
-    outs |= pairs * _RANK_ACROSS_SUITS
+    outs |= pairs * RANK_ACROSS_SUITS
     return outs & ~hands
 
 
@@ -61,16 +54,14 @@ def near(cards: np.ndarray, span: int) -> np.ndarray:
         shift = step * NUM_RANKS
         result |= ((cards << shift) | (cards >> (NUM_CARDS - shift))) & ALL_CARDS_MASK
     for distance in range(1, span + 1):
-        kept = _without_ranks(*range(distance))  # shifted up: no card lands on the lowest ranks of a suit
+        kept = without_ranks(*range(distance))  # shifted up: no card lands on the lowest ranks of a suit
         result |= ((cards << distance) & kept) | ((cards >> distance) & (kept >> distance))
     return result
 
 
 def legal_cards(legal: np.ndarray) -> np.ndarray:
     """(n,) int64: the card mask of the legal discards of each row of a (n, NUM_ACTIONS) legal mask."""
-    octets = np.zeros((len(legal), 8), dtype=np.uint8)  # a little-endian int64 a row
-    octets[:, : (NUM_CARDS + 7) // 8] = np.packbits(legal[:, :NUM_CARDS], axis=1, bitorder="little")
-    return octets.view("<i8")[:, 0].astype(np.int64)
+    return bools_to_bits(legal[:, :NUM_CARDS])
 
 
 def cards_of(masks: np.ndarray) -> np.ndarray:

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import strategies
-from sim import games
+from sim import games, lockstep
 from sim.api import IllegalAction
 from sim.crosscheck import crosscheck
 from sim.euchre import fast, rules
@@ -76,7 +76,7 @@ def finished_hands(deals, players):
     """The engine's record of these hands played to their end (one block)."""
     ids, scores = np.arange(len(deals)), np.zeros((len(deals), 2), np.int64)
     return fast._play_block(
-        np.asarray(deals, dtype=np.int8), ids, scores, fast._Players(players), fast._Workspace(len(deals))
+        np.asarray(deals, dtype=np.int8), ids, scores, lockstep.Players(players), fast._Workspace(len(deals))
     )
 
 
