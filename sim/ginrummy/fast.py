@@ -325,8 +325,10 @@ def _least_discard_key(hands: np.ndarray, allowed: np.ndarray | None = None) -> 
     A hand that may throw any of its cards takes its suits' best throws from ``_BEST_THROW``, the
     others a whole row of ``discard_deadwoods``."""
     keys = _least_throw_key(hands)
-    limited = np.flatnonzero(hands & ~allowed) if allowed is not None else ()
-    if len(limited):
+    if allowed is None:
+        return keys
+    limited = np.flatnonzero(hands & ~allowed)
+    if limited.size:
         left = _discard_block(hands.take(limited))
         np.putmask(left, ~bits_to_bools(allowed.take(limited)), NOT_HELD)
         keys[limited] = ((left.astype(np.int32) << _DEADWOOD_SHIFT) | _DISCARD_ORDER).min(axis=1)
