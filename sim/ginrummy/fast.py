@@ -426,6 +426,13 @@ def _set_keys(sets: np.ndarray) -> list[np.ndarray | int]:
 # the block's arrays, which are gathered down to the hands still going.
 
 BLOCK_SIZE = 65536  # hands played together: memory stays flat however many are asked for
+MAX_TURNS = 10_000  # a hand is ~20 turns; one this long never ends (two players passing cards to and fro)
+
+
+class EndlessHand(RuntimeError):
+    """Hands that never end: their stock stops running down, as the strategies only take from the pile."""
+
+
 SEATS = rules.NUM_PLAYERS
 _OPENER, _DEALER = 0, 1  # the holdings' rows: the seat that discards first, then the dealer
 _ONE = np.int64(1)
@@ -569,10 +576,16 @@ class _Block:
         the rows of ``points`` and ``void``."""
         mover = _OPENER
         self._discard(mover, points, void)
-        while len(self.row):
+        for _ in range(MAX_TURNS):
+            if not len(self.row):
+                return
             mover ^= 1
             self._draw(mover)
             self._discard(mover, points, void)
+        raise EndlessHand(
+            f"hands {self.ids[:5].tolist()} went on for {MAX_TURNS} turns: the strategies take each other's"
+            " throws from the pile forever and the stock never runs down"
+        )
 
     # ------------------------------------------------------------------ deciding
 
@@ -689,9 +702,11 @@ def _knock_points(knocker: np.ndarray, defender: np.ndarray) -> np.ndarray:
     """(n, 2) the points the knocker and the defender score (``rules.score_knock``), each holding
     ten cards laid down as the reference lays them, the defender's unmatched cards laid off onto
     the knocker's melds unless it has gin."""
-    knocker_deadwood = deadwood(knocker).astype(np.int64)
-    runs, sets = runs_and_sets(knocker)
-    unmatched = defender & ~melded_mask(defender)
+    runs, sets = runs_and_sets(np.concatenate([knocker, defender]))  # one call: hands end a few a step
+    count = len(knocker)
+    runs, sets, defender_melded = runs[:count], sets[:count], runs[count:] | sets[count:]
+    knocker_deadwood = cards_value(knocker & ~(runs | sets))
+    unmatched = defender & ~defender_melded
     laid_off = _laid_off(unmatched, runs, sets) * (knocker_deadwood > 0)  # none onto gin
     defender_deadwood = cards_value(unmatched & ~laid_off)
     gin = knocker_deadwood == 0

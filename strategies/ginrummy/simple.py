@@ -2,6 +2,10 @@
 leaves the least deadwood (of those leaving the same, the higher card, then the lower card id), knock
 as soon as the rules allow.
 
+Like the heuristic, it never takes back from the pile a card it threw this hand: without that, two
+simple players can pass the same cards to and fro forever, the stock never shrinking (deal 416,670
+of seed 5 did: three fives went round and round).
+
 The whole batch is decided at once: the face-up card is tested against the hand's ``meld_outs``
 (``strategies.ginrummy.batch``) and the throw is ``sim.ginrummy.fast.best_discards`` of the legal
 discards."""
@@ -10,22 +14,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.ginrummy import fast, rules
+from sim.ginrummy import fast
 from sim.ginrummy.observation import DRAW_DISCARD, DRAW_STOCK, KNOCK, Observation
 from strategies import register
 from strategies.ginrummy.batch import by_phase, legal_cards, meld_outs
 
 
-def throw_key(hand: int, card: int) -> tuple[int, int]:
-    """The order of one hand's throws, lowest first: least deadwood left, then the higher card (it
-    costs more if it stays); the lower card id breaks what ties remain."""
-    return rules.deadwood(hand & ~(1 << card)), -rules.card_value(card)
-
-
-def draws(hand: np.ndarray, top_discard: np.ndarray) -> np.ndarray:
-    """``DRAW_DISCARD`` where the face-up card would sit in a meld with the hand, else ``DRAW_STOCK``."""
+def draws(hand: np.ndarray, top_discard: np.ndarray, threw: np.ndarray) -> np.ndarray:
+    """``DRAW_DISCARD`` where the face-up card would sit in a meld with the hand and the seat did not
+    throw it, else ``DRAW_STOCK``."""
     top = np.asarray(top_discard, dtype=np.int64)
-    joins = (meld_outs(hand) >> np.maximum(top, 0)) & (top >= 0)  # no face-up card: the stock
+    joins = ((meld_outs(hand) & ~threw) >> np.maximum(top, 0)) & (top >= 0)  # no face-up card: the stock
     return DRAW_STOCK + (DRAW_DISCARD - DRAW_STOCK) * joins
 
 
@@ -38,12 +37,13 @@ def discards(hand: np.ndarray, legal: np.ndarray) -> np.ndarray:
 
 @register("ginrummy", "simple")
 class Simple:
-    """Baseline: take the face-up card only into a meld, throw for the least deadwood, knock at once."""
+    """Baseline: take the face-up card only into a meld (never one it threw), throw for the least
+    deadwood, knock at once."""
 
     def choose(self, observation: Observation) -> np.ndarray:
         """One action per row of the batch."""
         return by_phase(
             observation,
-            lambda o: draws(o.hand, o.top_discard),
+            lambda o: draws(o.hand, o.top_discard, o.threw),
             lambda o: discards(o.hand, o.legal),
         )

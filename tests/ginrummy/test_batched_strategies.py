@@ -1,6 +1,7 @@
 """The batched Gin Rummy strategies decide every row of a batch exactly as the scalar strategies did.
 
-The oracle below is the scalar code the batched ``simple`` and ``heuristic`` replaced, kept verbatim:
+The oracle below is the scalar code the batched ``simple`` and ``heuristic`` replaced, kept verbatim
+but for one rule added to both since (simple never takes back from the pile a card it threw):
 ``simple_action`` and ``throw_key`` as they were, the heuristic's helpers and its class (renamed
 ``ScalarHeuristic``, unregistered). Observations come from whole hands on the reference engine, each
 seat played by a random-but-seeded legal player (it takes from the pile, knocks at any deadwood it
@@ -46,7 +47,9 @@ def simple_action(observation: Observation, row: int) -> int:
     """The simple player's action in hand ``row`` of the batch."""
     hand = int(observation.hand[row])
     if observation.phase[row] == Phase.DRAW:
-        return DRAW_DISCARD if rules.makes_meld(hand, int(observation.top_discard[row])) else DRAW_STOCK
+        top = int(observation.top_discard[row])
+        takes = rules.makes_meld(hand, top) and not int(observation.threw[row]) >> top & 1
+        return DRAW_DISCARD if takes else DRAW_STOCK
     legal = np.flatnonzero(observation.legal[row])
     throwable = [int(a) for a in legal if a < KNOCK]
     card = min(throwable, key=lambda c: throw_key(hand, c))

@@ -242,3 +242,19 @@ def test_a_strategy_per_seat_is_asked_only_for_its_own_seat():
     together = fast.play_rounds(GAME.deals(8, 0, 300), [SeatOnly(0), SeatOnly(1)]).points
     alone = fast.play_rounds(GAME.deals(8, 0, 300), [strategies.get("ginrummy", "simple")] * 2).points
     assert np.array_equal(together, alone)
+
+
+def test_hands_that_never_end_are_an_error_not_a_hang(monkeypatch):
+    class AlwaysThePile:
+        """Takes the face-up card every turn: the stock never runs down."""
+
+        name = "always-the-pile"
+
+        def choose(self, observation):
+            legal = observation.legal_mask
+            lowest_throw = np.argmax(legal[:, :NUM_CARDS], axis=1)
+            return np.where(observation.phase == Phase.DRAW, DRAW_DISCARD, lowest_throw)
+
+    monkeypatch.setattr(fast, "MAX_TURNS", 60)
+    with pytest.raises(fast.EndlessHand, match="went on for 60 turns"):
+        fast.play_rounds(GAME.deals(3, 0, 4), [AlwaysThePile()] * 2)

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from sim.cards import NUM_CARDS, cards_in, mask_of, parse_card
 from sim.ginrummy import fast, rules
-from strategies.ginrummy.simple import throw_key
+from tests.ginrummy.test_batched_strategies import throw_key
 
 
 def hand(text: str) -> int:
