@@ -27,8 +27,9 @@ It also holds what every game's sampler and oracle share:
   cards it may take, and draws a world again when some slot finds no card: every world is consistent.
 * **the oracle's hook** — observations never carry hidden cards, and the engines know of no oracle.
   The code running an evaluation makes a ``Truth`` of the deals it plays (by round id), wraps every
-  seat's strategy with ``Truth.watch`` so the actions actually taken are recorded (a deal alone does
-  not say which card was thrown face down), and binds it to the cheating strategy.
+  seat's strategy with ``Truth.watch`` so what the actions actually taken reveal is recorded (a deal
+  alone does not say which card was thrown face down, or what a seat holds after taking from the
+  pile), and binds it to the cheating strategy.
 """
 
 from __future__ import annotations
@@ -209,25 +210,20 @@ def draw_slot_cards(
 # --------------------------------------------------------------------------- the oracle's hook
 
 
-class Truth:
-    """The oracle's hook: the true deals by round id and, as play goes on, the actions actually taken.
+class Truth(ABC):
+    """The oracle's hook: the true deals by round id, and what the actions actually taken reveal.
 
-    Make one for the deals an evaluation plays, play with the strategies ``watch`` returns (every
-    seat's, so no action is missed) and ``bind`` it to the cheating strategy. Round ids must be unique.
-    ``actions[row, step]`` is the action taken at ``step_of(observation)`` (< ``steps``) of that
-    round, ``NOT_YET`` before it is taken.
+    Make one for the deals an evaluation plays (a game's ``truth_of``), play with the strategies
+    ``watch`` returns (every seat's, so no action is missed) and ``bind`` it to the cheating strategy.
+    Round ids must be unique. A game's kind of Truth says what it keeps of each action (``record``).
     """
 
-    def __init__(
-        self, deals: np.ndarray, round_ids: np.ndarray, steps: int, step_of: Callable[[Any], np.ndarray]
-    ) -> None:
+    def __init__(self, deals: np.ndarray, round_ids: np.ndarray) -> None:
         self.deals = np.asarray(deals, dtype=np.int8)
         self.round_ids = np.asarray(round_ids, dtype=np.int64)
         if len(np.unique(self.round_ids)) != len(self.round_ids) or len(self.round_ids) != len(self.deals):
             raise ValueError("a Truth needs one unique round id per deal")
         self._by_id = np.argsort(self.round_ids)
-        self.step_of = step_of
-        self.actions = np.full((len(self.deals), steps), NOT_YET, dtype=np.int8)
 
     def rows(self, round_ids: np.ndarray) -> np.ndarray:
         """The rows of these round ids; KeyError for a round this Truth does not hold."""
@@ -243,6 +239,25 @@ class Truth:
         witnesses = {id(strategy): Witness(strategy, self) for strategy in seats}
         return [witnesses[id(strategy)] for strategy in seats]
 
+    @abstractmethod
+    def record(self, observation: Any, actions: np.ndarray) -> None:
+        """Keep what the ``actions`` taken at ``observation``'s decisions reveal."""
+
+
+class ActionTruth(Truth):
+    """A Truth keeping every action taken: ``actions[row, step]`` is the action taken at
+    ``step_of(observation)`` (< ``steps``) of that round, ``NOT_YET`` before it is taken."""
+
+    def __init__(
+        self, deals: np.ndarray, round_ids: np.ndarray, steps: int, step_of: Callable[[Any], np.ndarray]
+    ) -> None:
+        super().__init__(deals, round_ids)
+        self.step_of = step_of
+        self.actions = np.full((len(self.deals), steps), NOT_YET, dtype=np.int8)
+
+    def record(self, observation: Any, actions: np.ndarray) -> None:
+        self.actions[self.rows(observation.round_id), self.step_of(observation)] = actions
+
 
 class Witness:
     """Plays like ``inner`` and records each action it takes in a Truth."""
@@ -254,5 +269,5 @@ class Witness:
 
     def choose(self, observation: Any) -> np.ndarray:
         actions = self.inner.choose(observation)
-        self.truth.actions[self.truth.rows(observation.round_id), self.truth.step_of(observation)] = actions
+        self.truth.record(observation, np.asarray(actions))
         return actions

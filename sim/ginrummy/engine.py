@@ -269,6 +269,7 @@ class Hand:
             hand=np.array([self.hands[seat]], dtype=np.int64),
             top_discard=np.array([self.top_discard]),
             discard_pile=np.array([mask_of(self.pile)], dtype=np.int64),
+            took=np.array([self.took[seat]], dtype=np.int64),
             opponent_took=np.array([self.took[1 - seat]], dtype=np.int64),
             opponent_threw=np.array([self.threw[1 - seat]], dtype=np.int64),
             threw=np.array([self.threw[seat]], dtype=np.int64),

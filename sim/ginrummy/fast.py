@@ -34,11 +34,12 @@ the reference makes.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
 from sim import lockstep
-from sim.api import ROUND_ID_STRIDE, IllegalAction, Strategy
+from sim.api import ROUND_ID_STRIDE, ArrayRecord, IllegalAction, Strategy
 from sim.cards import ALL_CARDS_MASK, NUM_CARDS, NUM_RANKS, NUM_SUITS, bits_to_bools, bools_to_bits
 from sim.games import DealSource, GamesResult, RoundsResult
 from sim.ginrummy import rules
@@ -501,7 +502,7 @@ def _play(
     void = np.zeros(count, dtype=bool)
     for start in range(0, count, BLOCK_SIZE):
         block = slice(start, start + BLOCK_SIZE)
-        _Block(deals[block], ids[block], scores[block], dealers[block], players).play(points[block], void[block])
+        _Block.dealt(deals[block], ids[block], scores[block], dealers[block], players).play(points[block], void[block])
     return points, void
 
 
@@ -541,40 +542,145 @@ _DISCARDING = _constant(np.full(BLOCK_SIZE, Phase.DISCARD, dtype=np.int64))
 _NOTHING_TAKEN = _constant(np.full(BLOCK_SIZE, NONE, dtype=np.int64))
 
 
+@dataclass(frozen=True)
+class HandStates(ArrayRecord):
+    """Hands in the middle of play, one row each: everything the engine needs to play them on.
+
+    Seats are the game's (0 and 1). ``stock`` holds each hand's stock in its last ``stock_size``
+    columns, the next card drawn first; ``pile`` the discard pile in its first ``pile_size``
+    columns, the top card last. ``mover`` is the seat to move and ``phase`` its step of the turn
+    (``Phase.DRAW`` or ``Phase.DISCARD``); ``taken`` the card it just took from the pile, or ``NONE``.
+    """
+
+    dealer: np.ndarray  # (n,)
+    mover: np.ndarray  # (n,)
+    phase: np.ndarray  # (n,)
+    hands: np.ndarray  # (n, 2) int64 card masks by seat
+    stock: np.ndarray  # (n, 52) card ids
+    stock_size: np.ndarray  # (n,)
+    pile: np.ndarray  # (n, 52) card ids
+    pile_size: np.ndarray  # (n,)
+    took: np.ndarray  # (n, 2) int64: cards each seat took from the pile and still holds
+    threw: np.ndarray  # (n, 2) int64: cards each seat threw this hand
+    taken: np.ndarray  # (n,)
+    round_id: np.ndarray  # (n,)
+    scores: np.ndarray  # (n, 2) game points before the hand
+
+
+def play_from(states: HandStates, strategies: Sequence[Strategy]) -> RoundsResult:
+    """Play hands on from ``states`` to their end: the points each seat scores in each (none while a
+    hand was void). Rows are played a group at a time, those whose mover and phase are alike."""
+    players = _players(strategies)
+    count = len(states.mover)
+    points = np.zeros((count, SEATS), dtype=np.int64)
+    void = np.zeros(count, dtype=bool)
+    opener = 1 - np.asarray(states.dealer)
+    mover = (np.asarray(states.mover) != opener).astype(np.int64)  # counted from the dealer
+    group = mover * 2 + (np.asarray(states.phase) == Phase.DRAW)
+    for kind in np.unique(group).tolist():
+        rows = np.flatnonzero(group == kind)
+        for start in range(0, len(rows), BLOCK_SIZE):
+            block = rows[start : start + BLOCK_SIZE]
+            played, lost = np.zeros((len(block), SEATS), dtype=np.int64), np.zeros(len(block), dtype=bool)
+            _Block.resumed(states, block, players).play(played, lost, kind // 2, Phase(kind % 2 == 0))
+            points[block], void[block] = played, lost
+    return RoundsResult(points)
+
+
 class _Block:
     """A block of hands in play (see the engine's notes above); its arrays hold the hands still going."""
 
     def __init__(
-        self, deals: np.ndarray, ids: np.ndarray, scores: np.ndarray, dealers: np.ndarray, players: Players
+        self,
+        players: Players,
+        holding: np.ndarray,
+        pack: np.ndarray,
+        next_stock: np.ndarray,
+        pile: np.ndarray,
+        pile_size: np.ndarray,
+        took: np.ndarray,
+        threw: np.ndarray,
+        taken: np.ndarray,
+        ids: np.ndarray,
+        scores: np.ndarray,
+        dealers: np.ndarray,
     ) -> None:
-        size = len(deals)
+        """Seat arrays (``holding``, ``took``, ``threw``) are (2, n), by seat counted from the dealer."""
         self.players = players
+        self.holding = holding
+        self.pack = pack.astype(np.int8)  # small: the block's arrays are gathered as hands end
+        self.next_stock = next_stock.astype(np.int64)  # the pack position of the stock's top card
+        self.pile = pile.astype(np.int8)  # the discard pile, bottom card first
+        self.pile_size = pile_size.astype(np.int64)
+        in_pile = np.arange(NUM_CARDS) < self.pile_size[:, None]
+        self.pile_mask = np.bitwise_or.reduce((_ONE << self.pile.astype(np.int64)) * in_pile, axis=1)
+        self.took = took  # taken from the pile and still held
+        self.threw = threw
+        self.taken = taken.astype(np.int64)  # the card just taken from the pile
+        self.ids = _constant(ids.copy())
+        self.scores = _constant(scores.copy())
+        self.dealer = _constant(dealers.copy())
+        self.row = np.arange(len(ids))  # each hand's row in the block's results
+
+    @classmethod
+    def dealt(cls, deals: np.ndarray, ids: np.ndarray, scores: np.ndarray, dealers: np.ndarray, players: Players):
+        """Hands just dealt from ``deals`` (card ids, the pack in the order it is dealt from)."""
+        size = len(deals)
         bits = _ONE << deals
         dealt = rules.DEALT_CARDS
         # 52 ids whose bits cover the pack are exactly a permutation of it.
         if size and not (np.bitwise_or.reduce(bits, axis=1) == ALL_CARDS_MASK).all():
             raise DealError("a Gin Rummy deal holds each of the 52 cards once")
-        self.holding = np.empty((SEATS, size), dtype=np.int64)
+        holding = np.empty((SEATS, size), dtype=np.int64)
         # The opener is dealt every other card from the first, and the 21st; the dealer the others.
-        self.holding[_OPENER] = np.bitwise_or.reduce(bits[:, 0 : dealt - 1 : 2], axis=1) | bits[:, dealt - 1]
-        self.holding[_DEALER] = np.bitwise_or.reduce(bits[:, 1 : dealt - 1 : 2], axis=1)
-        self.pack = deals.astype(np.int8)  # small: the block's arrays are gathered as hands end
-        self.next_stock = np.full(size, dealt, dtype=np.int64)  # the pack position of the stock's top card
-        self.pile = np.empty((size, NUM_CARDS), dtype=np.int8)  # the discard pile, bottom card first
-        self.pile_size = np.zeros(size, dtype=np.int64)
-        self.pile_mask = np.zeros(size, dtype=np.int64)
-        self.took = np.zeros((SEATS, size), dtype=np.int64)  # taken from the pile and still held
-        self.threw = np.zeros((SEATS, size), dtype=np.int64)
-        self.taken = np.full(size, NONE, dtype=np.int64)  # the card just taken from the pile
-        self.ids = _constant(ids.copy())
-        self.scores = _constant(scores.copy())
-        self.dealer = _constant(dealers.copy())
-        self.row = np.arange(size)  # each hand's row in the block's results
+        holding[_OPENER] = np.bitwise_or.reduce(bits[:, 0 : dealt - 1 : 2], axis=1) | bits[:, dealt - 1]
+        holding[_DEALER] = np.bitwise_or.reduce(bits[:, 1 : dealt - 1 : 2], axis=1)
+        nothing = np.zeros((SEATS, size), dtype=np.int64)
+        return cls(
+            players,
+            holding,
+            deals,
+            np.full(size, dealt),
+            np.zeros((size, NUM_CARDS), dtype=np.int8),
+            np.zeros(size, dtype=np.int64),
+            nothing,
+            nothing.copy(),
+            np.full(size, NONE),
+            ids,
+            scores,
+            dealers,
+        )
 
-    def play(self, points: np.ndarray, void: np.ndarray) -> None:
-        """Play every hand to its end, writing each seat's points and whether the hand was void into
-        the rows of ``points`` and ``void``."""
-        mover = _OPENER
+    @classmethod
+    def resumed(cls, states: HandStates, rows: np.ndarray, players: Players):
+        """The hands ``rows`` of ``states``, which must all have the same mover counted from the dealer."""
+        dealer = np.asarray(states.dealer).take(rows)
+        by_seat = np.stack([dealer ^ 1, dealer])  # [seat counted from the dealer] the game's seat
+
+        def seats(values: np.ndarray) -> np.ndarray:
+            return np.take_along_axis(np.asarray(values).take(rows, axis=0), by_seat.T, axis=1).T.copy()
+
+        stock_size = np.asarray(states.stock_size).take(rows)
+        return cls(
+            players,
+            seats(states.hands),
+            np.asarray(states.stock).take(rows, axis=0),
+            NUM_CARDS - stock_size,
+            np.asarray(states.pile).take(rows, axis=0),
+            np.asarray(states.pile_size).take(rows),
+            seats(states.took),
+            seats(states.threw),
+            np.asarray(states.taken).take(rows),
+            np.asarray(states.round_id).take(rows),
+            np.asarray(states.scores).take(rows, axis=0),
+            dealer,
+        )
+
+    def play(self, points: np.ndarray, void: np.ndarray, mover: int = _OPENER, phase: Phase = Phase.DISCARD) -> None:
+        """Play every hand to its end from ``mover``'s ``phase`` (the deal: the opener's discard),
+        writing each seat's points and whether the hand was void into the rows of ``points`` and ``void``."""
+        if phase == Phase.DRAW:
+            self._draw(mover)
         self._discard(mover, points, void)
         for _ in range(MAX_TURNS):
             if not len(self.row):
@@ -621,6 +727,7 @@ class _Block:
             "hand": self.holding[mover].copy(),
             "top_discard": top,
             "discard_pile": self.pile_mask.copy(),
+            "took": self.took[mover].copy(),
             "opponent_took": self.took[mover ^ 1].copy(),
             "opponent_threw": self.threw[mover ^ 1].copy(),
             "threw": self.threw[mover].copy(),

@@ -1,6 +1,6 @@
 """What a Gin Rummy player may see when it is to move, for a batch of hands at once.
 
-A player sees its own cards, the discard pile, the cards its opponent took from the discard pile
+A player sees its own cards, the discard pile, the cards each seat took from the discard pile
 and still holds, the cards each seat threw this hand, the stock's size and the game scores — never the
 opponent's hand or the stock. Every field is a numpy array whose first axis is the hand.
 
@@ -80,6 +80,7 @@ class Observation(ArrayRecord):
     hand: np.ndarray  # (n,) int64 card bitmask of the cards held
     top_discard: np.ndarray  # (n,) the face-up card, or ``NONE``
     discard_pile: np.ndarray  # (n,) int64 bitmask of every card in the discard pile
+    took: np.ndarray  # (n,) int64 bitmask: cards this seat took from the pile and still holds
     opponent_took: np.ndarray  # (n,) int64 bitmask: cards the opponent took from the pile and still holds
     opponent_threw: np.ndarray  # (n,) int64 bitmask: every card the opponent discarded this hand
     threw: np.ndarray  # (n,) int64 bitmask: every card this seat discarded this hand

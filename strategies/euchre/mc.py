@@ -52,9 +52,9 @@ from strategies import SEED_MAX, Between, Strategy, register
 from strategies.montecarlo import (
     CARD_IDS,
     NOT_YET,
+    ActionTruth,
     MonteCarlo,
     Rollouts,
-    Truth,
     card_bits,
     decision_rng,
     draw_slot_cards,
@@ -421,9 +421,9 @@ class MonteCarloLookahead(EuchreLookahead):
         )
 
 
-def truth_of(deals: np.ndarray, round_ids: np.ndarray) -> Truth:
+def truth_of(deals: np.ndarray, round_ids: np.ndarray) -> ActionTruth:
     """The ``Truth`` of Euchre hands: their actions by ``script_step``, the dealer's discard included."""
-    return Truth(deals, round_ids, SCRIPT_STEPS, script_step)
+    return ActionTruth(deals, round_ids, SCRIPT_STEPS, script_step)
 
 
 @register("euchre", "oracle-mc", deterministic=True, cheating=True)
@@ -434,9 +434,9 @@ class OracleLookahead(EuchreLookahead):
 
     def __init__(self, rollout: str = "heuristic") -> None:
         super().__init__(rollout)
-        self.truth: Truth | None = None
+        self.truth: ActionTruth | None = None
 
-    def bind(self, truth: Truth) -> None:
+    def bind(self, truth: ActionTruth) -> None:
         """See the true deals and actions of ``truth`` from now on."""
         self.truth = truth
 

@@ -58,9 +58,9 @@ from strategies import SEED_MAX, Between, OneOf, Strategy, StrategyError, regist
 from strategies.montecarlo import (
     CARD_IDS,
     NOT_YET,
+    ActionTruth,
     MonteCarlo,
     Rollouts,
-    Truth,
     card_bits,
     decision_rng,
     draw_slot_cards,
@@ -337,9 +337,9 @@ class MonteCarloLookahead(StraightsLookahead):
         return build_worlds(known, slot_cards)
 
 
-def truth_of(deals: np.ndarray, round_ids: np.ndarray) -> Truth:
+def truth_of(deals: np.ndarray, round_ids: np.ndarray) -> ActionTruth:
     """The ``Truth`` of Straights rounds: its actions by step, face-down discards included."""
-    return Truth(deals, round_ids, NUM_CARDS, lambda observation: observation.step)
+    return ActionTruth(deals, round_ids, NUM_CARDS, lambda observation: observation.step)
 
 
 @register("straights", "oracle-mc", deterministic=True, cheating=True)
@@ -350,9 +350,9 @@ class OracleLookahead(StraightsLookahead):
 
     def __init__(self, rollout: str = "heuristic", objective: Annotated[str, OneOf(OBJECTIVES)] = "margin") -> None:
         super().__init__(rollout, objective)
-        self.truth: Truth | None = None
+        self.truth: ActionTruth | None = None
 
-    def bind(self, truth: Truth) -> None:
+    def bind(self, truth: ActionTruth) -> None:
         """See the true deals and actions of ``truth`` from now on."""
         self.truth = truth
 

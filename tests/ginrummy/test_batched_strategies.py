@@ -376,7 +376,7 @@ def test_an_empty_batch_gets_no_actions(name):
 def test_small_integer_fields_decide_the_same(name):
     """A fast engine may keep cards, phases and counts in int8; only the bitmasks need int64."""
     batch = sample()
-    wide = ("hand", "discard_pile", "opponent_took", "opponent_threw", "threw", "legal", "round_id")
+    wide = ("hand", "discard_pile", "took", "opponent_took", "opponent_threw", "threw", "legal", "round_id")
     narrow = Observation(
         **{field: values if field in wide else values.astype(np.int8) for field, values in batch.arrays().items()}
     )

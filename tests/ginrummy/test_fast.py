@@ -88,6 +88,7 @@ class Auditor:
         assert (held + rules.HAND_SIZE + pile + o.stock_size == NUM_CARDS).all()
         assert (o.hand & o.discard_pile == 0).all()
         assert (o.opponent_took & (o.hand | o.discard_pile) == 0).all()
+        assert (o.took & ~o.hand == 0).all()
         # A seat draws from a stock of three or more; after its draw the stock may be down to two.
         assert (o.stock_size > rules.VOID_STOCK_SIZE - 1 + drawing).all()
         top_held = (o.discard_pile >> np.maximum(o.top_discard, 0)) & 1
