@@ -1,40 +1,128 @@
 """Evidence for the Gin Rummy strategies: whole-game records, seats swapped, written to docs/ginrummy.md.
 
-    python -m experiments.ginrummy_strategies                # 5,000 deals per pairing, both seatings
-    python -m experiments.ginrummy_strategies --games 200    # a quicker, wider-interval run
+    python -m experiments.ginrummy_strategies                      # 5,000 deals per pairing, 150 with mc
+    python -m experiments.ginrummy_strategies --games 200 --lookahead-games 20   # quicker, wider intervals
 
-Each pairing is a duplicate tournament of whole games to 100 (``experiments.head_to_head``): game
-``g`` is played twice, once with each player in seat 0. Runs are kept under
-``results/experiments/`` and resume when interrupted.
+Each pairing is a duplicate tournament of whole games to 100 on the fast engine
+(``experiments.head_to_head``): game ``g`` is played twice, once with each player in seat 0. Runs
+are kept under ``results/experiments/`` and resume when interrupted. Then, hand by hand on the same
+deals with seats swapped, mc and the cheating oracle-mc against the heuristic (the oracle needs a
+``Truth``, which tournaments do not bind), and mc's time per decision on the reference engine, one
+observation per call as ``cardsim play`` asks.
 """
 
 from __future__ import annotations
 
 import argparse
+import time
 from pathlib import Path
 
+import numpy as np
+
+import strategies
 from experiments import head_to_head
-from sim import games
+from sim import games, stats
+from sim.ginrummy import fast
+from sim.ginrummy.game import GAME as GIN
+from sim.ginrummy.game import new_state
+from strategies.ginrummy.mc import truth_of
 
 GAME = "ginrummy"
 CONFIDENCE = 0.99
-SEED = 2026
+SEED = 20261125
 PAIRINGS = (("heuristic", "simple"), ("heuristic", "cs340"), ("simple", "cs340"))
+LOOKAHEAD_PAIRINGS = (("mc", "simple"), ("mc", "cs340"), ("mc", "heuristic"))
+HAND_DEALS = 300  # deals of the hand-by-hand comparison, each played with the seats swapped
+TIMING_HANDS = 6
 DOC = Path(__file__).resolve().parent.parent / "docs" / "ginrummy.md"
+
+
+def margins_against_heuristic(spec: str, deals: int) -> np.ndarray:
+    """Per deal, ``spec``'s points minus the heuristic's, summed over both seatings of the deal."""
+    dealt, ids = GIN.deals(SEED + 1, 0, deals), np.arange(deals)
+    heuristic = strategies.get(GAME, "heuristic")
+    margin = np.zeros(deals, dtype=np.int64)
+    for seat in (0, 1):
+        player = strategies.get(GAME, spec)
+        lineup = [heuristic, heuristic]
+        lineup[seat] = player
+        if hasattr(player, "bind"):
+            truth = truth_of(dealt, ids)
+            player.bind(truth)
+            lineup = truth.watch(lineup)
+        points = fast.play_rounds(dealt, lineup, ids).points
+        margin += points[:, seat] - points[:, 1 - seat]
+    return margin
+
+
+def decision_times(spec: str) -> np.ndarray:
+    """Seconds per decision with more than one legal action of ``spec`` (seat 0; heuristic in seat 1)
+    over ``TIMING_HANDS`` hands on the reference engine."""
+    player, heuristic = strategies.get(GAME, spec), strategies.get(GAME, "heuristic")
+    times = []
+    for hand_id, deal in enumerate(GIN.deals(SEED + 2, 0, TIMING_HANDS)):
+        hand = new_state(deal, hand_id)
+        while not hand.is_over:
+            observation = hand.observe()
+            if hand.current_player:
+                action = heuristic.choose(observation)[0]
+            else:
+                began = time.perf_counter()
+                action = player.choose(observation)[0]
+                if len(hand.legal_actions()) > 1:
+                    times.append(time.perf_counter() - began)
+            hand.apply(int(action))
+    return np.array(times)
+
+
+def margin_line(name: str, margin: np.ndarray) -> str:
+    """A row of the hand-by-hand table: the mean margin per hand and its interval."""
+    per_hand = margin / 2  # a deal's two seatings are two hands
+    interval = stats.mean_interval(per_hand, CONFIDENCE)
+    return f"| {name} | {len(margin):,} | {interval.estimate:+.2f} | {interval.low:+.2f} – {interval.high:+.2f} |"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=5_000, help="deals per pairing (each played in both seatings)")
+    parser.add_argument("--lookahead-games", type=int, default=150, help="deals per pairing with mc")
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--no-write", action="store_true", help="print the table without writing the doc")
+    parser.add_argument("--no-write", action="store_true", help="print the text without writing the doc")
     arguments = parser.parse_args()
     records = [head_to_head.play(GAME, a, b, arguments.games, SEED, arguments.jobs) for a, b in PAIRINGS]
+    lookahead = [
+        head_to_head.play(GAME, a, b, arguments.lookahead_games, SEED, arguments.jobs) for a, b in LOOKAHEAD_PAIRINGS
+    ]
+    mc_margin, oracle_margin = (margins_against_heuristic(spec, HAND_DEALS) for spec in ("mc", "oracle-mc"))
+    closed = stats.ratio_interval(mc_margin, oracle_margin, CONFIDENCE)  # deal by deal: the same deals
+    times = decision_times("mc")
     text = "\n".join([
-        f"{arguments.games:,} deals per pairing, each played with the seats swapped; seed {SEED}, deal version "
-        f"{games.load(GAME).deal_version}. Gin Rummy has no draws, so A's score is its win rate.",
+        f"Seed {SEED}, deal version {games.load(GAME).deal_version}, fast engine. Every deal is played with the"
+        " seats swapped; Gin Rummy has no draws, so A's score is its win rate.",
+        "",
+        f"{arguments.games:,} deals per pairing:",
         "",
         head_to_head.table(records, CONFIDENCE),
+        "",
+        f"With the lookahead (`mc`: 16 worlds a decision, inference from 32 times as many), "
+        f"{arguments.lookahead_games:,} deals per pairing:",
+        "",
+        head_to_head.table(lookahead, CONFIDENCE),
+        "",
+        f"Hand by hand against the heuristic, points per hand (mine minus the heuristic's), {HAND_DEALS:,}"
+        f" deals of seed {SEED + 1}, each played in both seats, {CONFIDENCE:.0%} intervals:",
+        "",
+        "| strategy | deals | points per hand | interval |",
+        "| --- | ---: | ---: | --- |",
+        margin_line("mc", mc_margin),
+        margin_line("oracle-mc (cheats: sees the opponent's hand and the stock)", oracle_margin),
+        "",
+        f"mc closes {closed.estimate:.1%} [{closed.low:.1%}, {closed.high:.1%}] of the heuristic-to-oracle gap"
+        " on these deals. mc's time per decision on"
+        f" the reference engine (one observation per call, as `cardsim play` asks), one core, over the"
+        f" {len(times):,} decisions with a choice in {TIMING_HANDS} hands: median"
+        f" **{np.median(times) * 1000:.0f} ms**, 90th percentile {np.percentile(times, 90) * 1000:.0f} ms,"
+        f" slowest {times.max() * 1000:.0f} ms.",
     ])
     print(text)
     if not arguments.no_write:

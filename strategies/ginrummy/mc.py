@@ -4,7 +4,8 @@
 plays every legal action out in each of those worlds on the fast engine
 (``strategies.montecarlo``) with a rollout policy (``heuristic``) after it, and keeps the action
 that does best on average: the points it scores in the hand minus its opponent's. Every decision
-is looked ahead: drawing from the stock or the pile, and which card to throw, knocking or not.
+is looked ahead: drawing from the stock or the pile, and which card to throw, knocking or not
+(of the throws, the ``throws`` leaving the least deadwood and the rollout policy's own).
 ``oracle-mc`` runs the same lookahead in the one true world.
 
 **What a seat knows** (``sim.ginrummy.observation``): its own cards, the discard pile (the top card
@@ -213,15 +214,28 @@ def decision_keys(observation: Observation) -> list[tuple[int, ...]]:
 class GinLookahead(MonteCarlo):
     """The Gin Rummy side of the lookahead; subclasses say which worlds to play in."""
 
-    def __init__(self, rollout: str) -> None:
+    def __init__(self, rollout: str, throws: int) -> None:
         self.policy = strategies.get("ginrummy", rollout)
+        self.throws = throws
 
     @abstractmethod
     def worlds(self, observation: Observation) -> Worlds:
         """``worlds_per_decision`` full states for each row of ``observation``."""
 
     def candidates(self, observation: Observation) -> np.ndarray:
-        return np.asarray(observation.legal_mask)
+        """Both draws; of the throws, the ``throws`` leaving the least deadwood (knocking with them
+        too where that is legal) and the rollout policy's own choice."""
+        legal = np.asarray(observation.legal_mask)
+        left = fast.discard_deadwoods(observation.hand).astype(np.int64)  # (n, 52) by card
+        left[~legal[:, :NUM_CARDS]] = fast.NOT_HELD
+        order = np.argsort(left * NUM_CARDS + CARD_IDS, axis=1, kind="stable")[:, : self.throws]
+        kept = np.zeros_like(legal)
+        rows = np.arange(len(legal))[:, None]
+        kept[rows, order] = True
+        kept[rows, KNOCK + order] = True
+        kept[:, NUM_CARDS:KNOCK] = True  # the draws
+        kept[np.arange(len(legal)), self.policy.choose(observation)] = True
+        return legal & kept
 
     def policy_candidate(self, observation: Observation, deciding: np.ndarray) -> np.ndarray:
         return np.asarray(self.policy.choose(observation.take(deciding)), dtype=np.int64)
@@ -255,8 +269,9 @@ class MonteCarloLookahead(GinLookahead):
         seed: Annotated[int, Between(0, SEED_MAX)] = 0,
         confidence: Annotated[float, Between(0.0, 100.0)] = 1.0,
         oversample: Annotated[int, Between(1, MAX_OVERSAMPLE)] = 32,
+        throws: Annotated[int, Between(1, rules.FIRST_HAND_SIZE)] = 4,
     ) -> None:
-        super().__init__(rollout)
+        super().__init__(rollout, throws)
         self.worlds_per_decision = samples
         self.seed = seed
         self.confidence = confidence
@@ -322,8 +337,10 @@ class OracleLookahead(GinLookahead):
 
     worlds_per_decision = 1  # the true world is the only one, and rollouts in it are deterministic
 
-    def __init__(self, rollout: str = "heuristic") -> None:
-        super().__init__(rollout)
+    def __init__(
+        self, rollout: str = "heuristic", throws: Annotated[int, Between(1, rules.FIRST_HAND_SIZE)] = 4
+    ) -> None:
+        super().__init__(rollout, throws)
         self.truth: HandTruth | None = None
 
     def bind(self, truth: HandTruth) -> None:

@@ -21,7 +21,7 @@ CHEAP_DETERMINISTIC = [
 def test_strategy_agrees_across_engines_on_10000_deals(name):
     # Seats alternate with first-legal so both the grouped and the per-seat paths of the fast engine run.
     lineup = [name, "first-legal", name, name]
-    report = crosscheck("straights", rounds=10_000, seed=99, strategies=lineup)
+    report = crosscheck("straights", rounds=10_000, seed=99, strategies=lineup, jobs=2)
     assert report.ok, report.format()
     assert report.rounds == 10_000 and report.actions == 520_000
 

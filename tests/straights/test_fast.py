@@ -74,15 +74,9 @@ def play_reference(deck, strategies, round_id=0) -> Round:
 # --- the two engines agree ---------------------------------------------------------------------------
 
 
-def test_first_legal_plays_the_same_in_both_engines_on_10000_deals():
-    report = crosscheck("straights", rounds=10_000, seed=2024, strategies=["first-legal"] * 4)
-    assert report.ok, report.format()
-    assert (report.rounds, report.actions) == (10_000, 10_000 * NUM_CARDS)
-
-
 def test_mixed_seats_play_the_same_in_both_engines_on_10000_deals():
     first, last = FirstLegal(), LastLegalOrLowest()
-    report = crosscheck("straights", rounds=10_000, seed=7, strategies=[first, last, last, first])
+    report = crosscheck("straights", rounds=10_000, seed=7, strategies=[first, last, last, first], jobs=2)
     assert report.ok, report.format()
     assert report.rounds == 10_000
 
