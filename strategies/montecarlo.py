@@ -207,6 +207,13 @@ def draw_slot_cards(
     raise RuntimeError(f"no consistent world found in {MAX_REDRAWS} draws for some decision")
 
 
+def likeliest_worlds(mismatches: np.ndarray, keep: int) -> np.ndarray:
+    """(d, keep) which of each decision's drawn worlds to keep, given (d, drawn) counts of how often
+    the world contradicts what was seen: the fewest contradictions, the first drawn first."""
+    drawn = mismatches.shape[1]
+    return np.argsort(mismatches.astype(np.int64) * drawn + np.arange(drawn), axis=1)[:, :keep]
+
+
 # --------------------------------------------------------------------------- the oracle's hook
 
 
@@ -257,6 +264,24 @@ class ActionTruth(Truth):
 
     def record(self, observation: Any, actions: np.ndarray) -> None:
         self.actions[self.rows(observation.round_id), self.step_of(observation)] = actions
+
+
+class Cheater:
+    """What every oracle shares: a Truth bound to it (``bind``), which it needs to decide."""
+
+    truth: Any = None
+
+    def bind(self, truth: Truth) -> None:
+        """See the true deals, and what the actions taken reveal, of ``truth`` from now on."""
+        self.truth = truth
+
+    def bound_truth(self) -> Any:
+        """The Truth bound, or RuntimeError saying how to bind one."""
+        if self.truth is None:
+            raise RuntimeError(
+                "oracle-mc cheats with the true deals: bind(truth_of(...)) it and play its watch()ed seats"
+            )
+        return self.truth
 
 
 class Witness:

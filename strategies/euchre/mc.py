@@ -53,11 +53,13 @@ from strategies.montecarlo import (
     CARD_IDS,
     NOT_YET,
     ActionTruth,
+    Cheater,
     MonteCarlo,
     Rollouts,
     card_bits,
     decision_rng,
     draw_slot_cards,
+    likeliest_worlds,
     most_constrained_first,
 )
 
@@ -414,7 +416,7 @@ class MonteCarloLookahead(EuchreLookahead):
             return worlds
         seat, dealer = observation.seat.astype(np.int64), observation.dealer.astype(np.int64)
         mismatches = policy_mismatches(worlds, step, seat, dealer, observation.scores, self.policy)
-        kept = np.argsort(mismatches * drawn + np.arange(drawn), axis=1)[:, : self.worlds_per_decision]
+        kept = likeliest_worlds(mismatches, self.worlds_per_decision)
         return Worlds(
             np.take_along_axis(worlds.deals, kept[:, :, None], axis=1),
             np.take_along_axis(worlds.scripts, kept[:, :, None], axis=1),
@@ -427,30 +429,22 @@ def truth_of(deals: np.ndarray, round_ids: np.ndarray) -> ActionTruth:
 
 
 @register("euchre", "oracle-mc", deterministic=True, cheating=True)
-class OracleLookahead(EuchreLookahead):
+class OracleLookahead(Cheater, EuchreLookahead):
     """CHEATS: mc's lookahead in the true world (sees every hand); needs bind(truth_of(...)): see its module."""
 
     worlds_per_decision = 1  # the true world is the only one, and rollouts in it are deterministic
 
     def __init__(self, rollout: str = "heuristic") -> None:
         super().__init__(rollout)
-        self.truth: ActionTruth | None = None
-
-    def bind(self, truth: ActionTruth) -> None:
-        """See the true deals and actions of ``truth`` from now on."""
-        self.truth = truth
 
     def worlds(self, observation: Observation) -> Worlds:
-        if self.truth is None:
-            raise RuntimeError(
-                "oracle-mc cheats with the true deals: bind(truth_of(...)) it and play its watch()ed seats"
-            )
-        rows = self.truth.rows(observation.round_id.astype(np.int64))
-        scripts = self.truth.actions[rows]
+        truth: ActionTruth = self.bound_truth()
+        rows = truth.rows(observation.round_id.astype(np.int64))
+        scripts = truth.actions[rows]
         # Every action this seat has seen must be in the Truth, and the discard of a hand in play.
         unseen_discard = np.full((len(observation), 1), NONE, dtype=np.int8)
         seen = np.concatenate([observation.bids, unseen_discard, observation.history], axis=1)
         in_play = (observation.making_round == 1) & (observation.phase == Phase.PLAYING)
         if ((seen != NONE) & (scripts != seen)).any() or (in_play & (scripts[:, DISCARD_STEP] == NOT_YET)).any():
             raise RuntimeError("oracle-mc's Truth missed actions: play with the strategies Truth.watch returns")
-        return Worlds(self.truth.deals[rows][:, None, :], scripts[:, None, :])
+        return Worlds(truth.deals[rows][:, None, :], scripts[:, None, :])

@@ -51,7 +51,16 @@ from sim.cards import ALL_CARDS_MASK, NUM_CARDS, bits_to_bools
 from sim.ginrummy import fast, rules
 from sim.ginrummy.observation import DRAW_DISCARD, KNOCK, NONE, NUM_ACTIONS, Observation, Phase
 from strategies import SEED_MAX, Between, Strategy, register
-from strategies.montecarlo import CARD_IDS, MonteCarlo, Rollouts, Truth, card_bits, decision_rng
+from strategies.montecarlo import (
+    CARD_IDS,
+    Cheater,
+    MonteCarlo,
+    Rollouts,
+    Truth,
+    card_bits,
+    decision_rng,
+    likeliest_worlds,
+)
 
 SEATS = rules.NUM_PLAYERS
 ROLLOUT_BATCH = 16_384  # hands per fast-engine call: memory stays flat however many decisions share a batch
@@ -284,8 +293,7 @@ class MonteCarloLookahead(GinLookahead):
         if self.oversample == 1:
             return worlds
         # Keep the worlds in which the opponent's last throw is the rollout policy's, first drawn first.
-        mismatches = throw_mismatches(observation, worlds, self.policy).astype(np.int64)
-        kept = np.argsort(mismatches * drawn + np.arange(drawn), axis=1)[:, : self.worlds_per_decision]
+        kept = likeliest_worlds(throw_mismatches(observation, worlds, self.policy), self.worlds_per_decision)
         return Worlds(
             np.take_along_axis(worlds.opponent, kept, axis=1),
             np.take_along_axis(worlds.stock, kept[:, :, None], axis=1),
@@ -331,7 +339,7 @@ def truth_of(deals: np.ndarray, round_ids: np.ndarray) -> HandTruth:
 
 
 @register("ginrummy", "oracle-mc", deterministic=True, cheating=True)
-class OracleLookahead(GinLookahead):
+class OracleLookahead(Cheater, GinLookahead):
     """CHEATS: mc's lookahead in the true world (sees the opponent's hand and the stock); needs
     bind(truth_of(...)): see its module."""
 
@@ -341,21 +349,13 @@ class OracleLookahead(GinLookahead):
         self, rollout: str = "heuristic", throws: Annotated[int, Between(1, rules.FIRST_HAND_SIZE)] = 4
     ) -> None:
         super().__init__(rollout, throws)
-        self.truth: HandTruth | None = None
-
-    def bind(self, truth: HandTruth) -> None:
-        """See the true deals and hands of ``truth`` from now on."""
-        self.truth = truth
 
     def worlds(self, observation: Observation) -> Worlds:
-        if self.truth is None:
-            raise RuntimeError(
-                "oracle-mc cheats with the true deals: bind(truth_of(...)) it and play its watch()ed seats"
-            )
-        opponent = self.truth.opponent_hands(observation)
+        truth: HandTruth = self.bound_truth()
+        opponent = truth.opponent_hands(observation)
         if (opponent & (observation.hand | observation.discard_pile) != 0).any():
             raise RuntimeError("oracle-mc's Truth missed actions: play with the strategies Truth.watch returns")
-        rows = self.truth.rows(np.asarray(observation.round_id, dtype=np.int64))
+        rows = truth.rows(np.asarray(observation.round_id, dtype=np.int64))
         stock_start = NUM_CARDS - np.asarray(observation.stock_size, dtype=np.int64)
-        stock = self.truth.deals[rows] * (np.arange(NUM_CARDS) >= stock_start[:, None])
+        stock = truth.deals[rows] * (np.arange(NUM_CARDS) >= stock_start[:, None])
         return Worlds(opponent[:, None], stock[:, None, :].astype(np.int8))

@@ -59,6 +59,7 @@ from strategies.montecarlo import (
     CARD_IDS,
     NOT_YET,
     ActionTruth,
+    Cheater,
     MonteCarlo,
     Rollouts,
     card_bits,
@@ -343,31 +344,23 @@ def truth_of(deals: np.ndarray, round_ids: np.ndarray) -> ActionTruth:
 
 
 @register("straights", "oracle-mc", deterministic=True, cheating=True)
-class OracleLookahead(StraightsLookahead):
+class OracleLookahead(Cheater, StraightsLookahead):
     """CHEATS: mc's lookahead in the true world (sees every hand); needs bind(truth_of(...)): see its module."""
 
     worlds_per_decision = 1  # the true world is the only one, and rollouts in it are deterministic
 
     def __init__(self, rollout: str = "heuristic", objective: Annotated[str, OneOf(OBJECTIVES)] = "margin") -> None:
         super().__init__(rollout, objective)
-        self.truth: ActionTruth | None = None
-
-    def bind(self, truth: ActionTruth) -> None:
-        """See the true deals and actions of ``truth`` from now on."""
-        self.truth = truth
 
     def worlds(self, observation: Observation) -> Worlds:
-        if self.truth is None:
-            raise RuntimeError(
-                "oracle-mc cheats with the true deals: bind(truth_of(...)) it and play its watch()ed seats"
-            )
-        rows = self.truth.rows(observation.round_id.astype(np.int64))
-        scripts = self.truth.actions[rows]
+        truth: ActionTruth = self.bound_truth()
+        rows = truth.rows(observation.round_id.astype(np.int64))
+        scripts = truth.actions[rows]
         history = observation.history
         past = STEPS < observation.step[:, None]
         if ((scripts == NOT_YET) & past).any() or ((history >= 0) & (scripts != history)).any():
             raise RuntimeError("oracle-mc's Truth missed actions: play with the strategies Truth.watch returns")
-        return Worlds(self.truth.deals[rows][:, None, :], scripts[:, None, :])
+        return Worlds(truth.deals[rows][:, None, :], scripts[:, None, :])
 
 
 # mc beats heuristic by a wide margin in duplicate play (docs/straights-strategies.md).
