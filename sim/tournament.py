@@ -74,12 +74,7 @@ class Plan:
         if len(self.players) != game.num_seats:
             raise PlanError(f"{self.game} needs {game.num_seats} players, got {len(self.players)}")
         for spec in self.players:
-            strategy_registry.get(self.game, spec)
-            if strategy_registry.info(self.game, strategy_registry.parse_spec(spec)[0]).cheating:
-                raise PlanError(
-                    f"{spec} cheats (it sees hidden cards), so tournaments do not seat it; "
-                    f"measure it against the true deals in an experiment (experiments/)"
-                )
+            strategy_registry.get_fair(self.game, spec, "tournaments")
         engines = game.play_games if self.games else game.play_rounds
         if self.engine not in engines:
             raise PlanError(f"{self.game} has no {self.engine!r} engine (available: {', '.join(sorted(engines))})")

@@ -192,6 +192,18 @@ def _convert(value: str, default: Any, limit: Between | OneOf | None) -> Any:
     return value
 
 
+def get_fair(game: str, spec: str, where: str) -> Strategy:
+    """``get``, refusing (``StrategyError``) a strategy that cheats: it needs the true deals, which
+    ``where`` (say, "tournaments") does not give it."""
+    strategy = get(game, spec)
+    if info(game, parse_spec(spec)[0]).cheating:
+        raise StrategyError(
+            f"{spec.strip()} cheats (it sees hidden cards), so {where} do not seat it; "
+            "measure it against the true deals in an experiment (experiments/)"
+        )
+    return strategy
+
+
 def get(game: str, spec: str) -> Strategy:
     """Build the strategy a spec such as ``"mc:samples=64"`` names; its ``name`` is the spec."""
     name, raw_settings = parse_spec(spec)

@@ -193,3 +193,11 @@ def test_progress_bars_count_whole_units():
 def test_hostile_numbers_on_the_command_line_are_usage_errors(args):
     done = cardsim(*args)
     assert done.returncode == 2 and "Traceback" not in done.stderr and len(done.stderr) < 2000
+
+
+@pytest.mark.parametrize("game", ["straights", "euchre", "ginrummy"])
+def test_a_cheating_computer_is_refused_at_the_table_in_one_line(game):
+    done = cardsim("play", game, "--vs", "oracle-mc", input="")
+    # The programs' own argument errors come as argparse gives them: the usage, then one line.
+    assert done.returncode == 2 and "Traceback" not in done.stderr and not done.stdout, done.stderr
+    assert "oracle-mc cheats (it sees hidden cards), so tables do not seat it" in done.stderr.splitlines()[-1]

@@ -151,7 +151,7 @@ class Program:
         for seat, kind in enumerate(settings.types):
             strategy_name = PLAYER_TYPES[kind]
             if strategy_name is not None:  # not a Human
-                self.bots[seat] = strategies.get("euchre", computer or strategy_name)
+                self.bots[seat] = strategies.get_fair("euchre", computer or strategy_name, "tables")
         self.out = stdout
         self.words = self._input_words(stdin)
 
@@ -260,7 +260,7 @@ def parse_index(answer: str, lowest: int, highest: int) -> int | None:
 
 def play(computer: str, seed: int | None, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
     """``cardsim play euchre``: you against ``computer`` (your partner plays it too), on a seeded pack."""
-    strategies.get("euchre", computer)  # an unknown name fails before anything is printed
+    strategies.get_fair("euchre", computer, "tables")  # an unknown name fails before anything is printed
     pack = tuple(int(card) for card in np.random.default_rng(seed).permutation(rules.NEW_PACK))
     names = ("South", "West", "North", "East")  # you sit South, your partner North
     settings = Settings(

@@ -111,6 +111,11 @@ def event_lines(event: Event, names: list[str]) -> list[str]:
     raise TypeError(f"unknown event {event!r}")
 
 
+def computers_of(kinds: list[str]) -> dict:
+    """The strategy of each seat that is not a person's, by seat."""
+    return {seat: strategies.get_fair("gemstones", kind, "tables") for seat, kind in enumerate(kinds) if kind != HUMAN}
+
+
 class Program:
     """One run of the console game over text streams."""
 
@@ -151,9 +156,7 @@ class Program:
                 self.saved = self.ask_save_file()
         if self.saved is None:
             return self.new_game(kinds or [HUMAN, HUMAN], seed)
-        self.computers = {
-            seat: strategies.get("gemstones", kind) for seat, kind in enumerate(self.saved.kinds) if kind != HUMAN
-        }
+        self.computers = computers_of(self.saved.kinds)
         return []
 
     def ask_save_file(self) -> savefile.SavedGame:
@@ -170,7 +173,7 @@ class Program:
             names.append(self.ask_name(seat, names) if kind == HUMAN else self.computer_name(seat, kinds))
         state, events = State.new(program_deck(seed), game_id=seed)
         self.saved = savefile.SavedGame(names, list(kinds), state)
-        self.computers = {seat: strategies.get("gemstones", kind) for seat, kind in enumerate(kinds) if kind != HUMAN}
+        self.computers = computers_of(kinds)
         return events
 
     def ask_name(self, seat: int, taken: list[str]) -> str:
@@ -323,7 +326,7 @@ def parse_players(text: str) -> list[str]:
     for kind in kinds:
         if kind != HUMAN:
             try:
-                strategies.get("gemstones", kind)
+                strategies.get_fair("gemstones", kind, "tables")
             except strategies.StrategyError as error:
                 raise argparse.ArgumentTypeError(str(error)) from None
     return kinds

@@ -492,7 +492,7 @@ def parse_arguments(argv: list[str]) -> tuple[argparse.Namespace, Strategy]:
     )
     arguments = parser.parse_args(argv)
     try:
-        computer = strategies.get("ginrummy", arguments.vs)
+        computer = strategies.get_fair("ginrummy", arguments.vs, "tables")
     except strategies.StrategyError as error:
         parser.error(str(error))
     return arguments, computer

@@ -76,7 +76,7 @@ class Program:
 
     def __init__(self, saved: savefile.SavedGame, stdin: TextIO, stdout: TextIO) -> None:
         self.saved = saved
-        self.computer = strategies.get("straights", saved.computer)
+        self.computer = strategies.get_fair("straights", saved.computer, "tables")
         self.out = stdout
         self.lines = self._input_lines(stdin)
 
@@ -206,7 +206,7 @@ def main(argv: list[str] | None = None, stdin: TextIO = sys.stdin, stdout: TextI
     parser = argument_parser()
     args = parser.parse_args(argv)
     try:
-        strategies.get("straights", args.computer)
+        strategies.get_fair("straights", args.computer, "tables")
     except strategies.StrategyError as error:
         parser.error(f"--computer: {error}")
     if args.load:
