@@ -6,8 +6,7 @@ every core (joblib, loky), with seeded dealing counted ("deals incl.") and not (
 decisions per second (deals included), the speed-up over the reference engine on as many cores, and
 the peak resident memory of the processes that played.
 
-Every seat plays the game's ``bench_strategy``: its spec's own computer player where that decides a
-batch at once (Gin Rummy's, cs340, decides row by row: there, simple), cheap and deterministic, so
+Every seat plays the game's ``baseline``, its spec's own computer player: cheap and deterministic, so
 the figures measure the engine more than the strategy. Decisions are counted as the rows of the
 observations the strategy is handed.
 
@@ -172,9 +171,8 @@ def peak_memory_mb() -> float:
 
 
 def bench_strategy(game_name: str) -> str:
-    """The strategy every seat plays: the game's ``bench_strategy`` (its spec's own computer player,
-    unless that one decides row by row)."""
-    return games.load(game_name).bench_strategy
+    """The strategy every seat plays: the game's baseline, its spec's own computer player."""
+    return games.load(game_name).baseline
 
 
 def check_request(batch_sizes: Sequence[int], cores: int) -> None:

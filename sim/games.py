@@ -75,17 +75,12 @@ class Game:
     action_name: Callable[[int], str]  # an action's name for people ("7S", "order up Hearts", "pass")
     parse_action: Callable[[str], int]  # the action a name names; sim.api.UnknownAction if none
     program: str  # the module of the spec's interactive program; its play(strategy, seed) seats a person
-    baseline: str  # the spec's own computer player: what cross-checks seat in every seat by default
+    baseline: str  # the spec's own computer player: what benchmarks and cross-checks seat in every seat
     # The team of each seat; partners share their team's points, so results count once per team.
     # Empty: every seat is its own team.
     teams: tuple[int, ...] = ()
-    # The strategy benchmarks seat in every seat: the baseline unless it is too slow to measure the
-    # engine by (a per-row player on a fast engine measures the player). Empty: the baseline.
-    bench_strategy: str = ""
 
     def __post_init__(self) -> None:
-        if not self.bench_strategy:
-            object.__setattr__(self, "bench_strategy", self.baseline)
         if not self.teams:
             object.__setattr__(self, "teams", tuple(range(self.num_seats)))
         if len(self.teams) != self.num_seats:

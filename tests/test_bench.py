@@ -27,7 +27,7 @@ def test_every_engine_of_every_game_gets_positive_rows(name):
         assert row.play_only >= row.with_deals > 0 and row.peak_mb > 0
         assert row.decisions >= row.with_deals  # every round takes at least one decision
     assert table.rows[0].speedup == 1.0
-    assert table.strategy == game.bench_strategy and not strategies.info(name, game.bench_strategy).cheating
+    assert table.strategy == game.baseline and not strategies.info(name, game.baseline).cheating
 
 
 def test_bench_prints_and_writes_every_row_on_every_core(tmp_path, capsys, monkeypatch):

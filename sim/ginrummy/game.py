@@ -53,5 +53,4 @@ GAME = Game(
     parse_action=parse_action,
     program="sim.ginrummy.cli",
     baseline="cs340",
-    bench_strategy="simple",  # cs340 organizes each hand in Python, row by row: it would measure itself
 )
