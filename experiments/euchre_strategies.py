@@ -30,6 +30,7 @@ import pandas as pd
 from joblib import Parallel, delayed
 
 import strategies
+from experiments import head_to_head
 from experiments.head_to_head import RESULTS
 from sim import stats, tournament
 from sim.euchre import fast, rules
@@ -169,27 +170,6 @@ def margins(spec: str, seed: int, deals: int, jobs: int) -> np.ndarray:
     return np.concatenate(Parallel(n_jobs=jobs)(delayed(margins_against_heuristic)(spec, seed, *s) for s in spans))
 
 
-def decision_times(spec: str, seed: int) -> np.ndarray:
-    """Seconds per decision with more than one legal action of ``spec`` (in seats 0 and 2, heuristic
-    in 1 and 3) over ``TIMING_HANDS`` hands on the reference engine: one observation per call, the
-    way ``cardsim play`` asks."""
-    player, heuristic = strategies.get("euchre", spec), strategies.get("euchre", HEURISTIC)
-    times = []
-    for hand_id, deal in enumerate(GAME.deals(seed, 0, TIMING_HANDS)):
-        hand = new_state(deal, hand_id)
-        while not hand.is_over:
-            observation = hand.observe()
-            if hand.current_player % 2:
-                action = heuristic.choose(observation)[0]
-            else:
-                began = time.perf_counter()
-                action = player.choose(observation)[0]
-                if len(hand.legal_actions()) > 1:
-                    times.append(time.perf_counter() - began)
-            hand.apply(int(action))
-    return np.array(times)
-
-
 def share(part: int, whole: int) -> str:
     """``part`` as a percentage of ``whole`` with its 99% Wilson interval."""
     interval = stats.wilson_interval(part, whole, CONFIDENCE)
@@ -230,7 +210,7 @@ def main() -> None:
     mc_games = measure(MC, HEURISTIC, args.mc_games, args.mc_seed, args.jobs, games=True)
     mc_won = mc_games.merged["strategies"][MC]
     mc_win = stats.wilson_interval(mc_won["wins"], mc_won["games"], CONFIDENCE)
-    times = decision_times(MC, args.mc_seed + 1)
+    times = head_to_head.decision_times("euchre", MC, HEURISTIC, (0, 2), args.mc_seed + 1, TIMING_HANDS)
     hands = measure(HEURISTIC, SIMPLE, args.deals, args.seed, args.jobs)
     baseline_on_simple = measure(BASELINE, SIMPLE, args.deals, args.seed, args.jobs)
     baseline = measure(BASELINE, HEURISTIC, args.deals, args.seed, args.jobs)

@@ -14,7 +14,6 @@ observation per call as ``cardsim play`` asks.
 from __future__ import annotations
 
 import argparse
-import time
 from pathlib import Path
 
 import numpy as np
@@ -24,7 +23,6 @@ from experiments import head_to_head
 from sim import games, stats
 from sim.ginrummy import fast
 from sim.ginrummy.game import GAME as GIN
-from sim.ginrummy.game import new_state
 from strategies.ginrummy.mc import truth_of
 
 GAME = "ginrummy"
@@ -58,26 +56,6 @@ def margins_against_heuristic(spec: str, deals: int) -> np.ndarray:
     return margin
 
 
-def decision_times(spec: str) -> np.ndarray:
-    """Seconds per decision with more than one legal action of ``spec`` (seat 0; heuristic in seat 1)
-    over ``TIMING_HANDS`` hands on the reference engine."""
-    player, heuristic = strategies.get(GAME, spec), strategies.get(GAME, "heuristic")
-    times = []
-    for hand_id, deal in enumerate(GIN.deals(SEED + 2, 0, TIMING_HANDS)):
-        hand = new_state(deal, hand_id)
-        while not hand.is_over:
-            observation = hand.observe()
-            if hand.current_player:
-                action = heuristic.choose(observation)[0]
-            else:
-                began = time.perf_counter()
-                action = player.choose(observation)[0]
-                if len(hand.legal_actions()) > 1:
-                    times.append(time.perf_counter() - began)
-            hand.apply(int(action))
-    return np.array(times)
-
-
 def margin_line(name: str, margin: np.ndarray) -> str:
     """A row of the hand-by-hand table: the mean margin per hand and its interval."""
     per_hand = margin / 2  # a deal's two seatings are two hands
@@ -98,7 +76,7 @@ def main() -> None:
     ]
     mc_margin, oracle_margin = (margins_against_heuristic(spec, HAND_DEALS) for spec in (MC, "oracle-mc"))
     closed = stats.ratio_interval(mc_margin, oracle_margin, CONFIDENCE)  # deal by deal: the same deals
-    times = decision_times(MC)
+    times = head_to_head.decision_times(GAME, MC, "heuristic", (0,), SEED + 2, TIMING_HANDS)
     text = "\n".join([
         f"Seed {SEED}, deal version {games.load(GAME).deal_version}, fast engine. Every deal is played with the"
         " seats swapped; Gin Rummy has no draws, so A's score is its win rate.",

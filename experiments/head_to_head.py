@@ -12,10 +12,15 @@ score rate counts a draw half, with the normal-approximation interval of ``sim.s
 from __future__ import annotations
 
 import re
+import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from sim import stats, tournament
+import numpy as np
+
+import strategies
+from sim import games, stats, tournament
 from sim.results import RunStore
 
 RESULTS = Path(__file__).resolve().parent.parent / "results" / "experiments"
@@ -38,6 +43,25 @@ class Record:
 
     def score(self, confidence: float) -> stats.Interval:
         return stats.score_interval(self.wins, self.draws, self.losses, confidence)
+
+
+def decision_times(game: str, spec: str, other: str, seats: Sequence[int], seed: int, hands: int) -> np.ndarray:
+    """Seconds per decision with more than one legal action of ``spec``, playing ``seats`` (``other``
+    the rest), over ``hands`` hands of ``seed`` on the reference engine: one observation per call,
+    the way ``cardsim play`` asks."""
+    record = games.load(game)
+    player, opponent = strategies.get(game, spec), strategies.get(game, other)
+    times = []
+    for hand_id, deal in enumerate(record.deals(seed, 0, hands)):
+        state = record.new_state(deal, hand_id)
+        while not state.is_over:
+            mine = state.current_player in seats
+            began = time.perf_counter()
+            action = (player if mine else opponent).choose(state.observe())[0]
+            if mine and len(state.legal_actions()) > 1:
+                times.append(time.perf_counter() - began)
+            state.apply(int(action))
+    return np.array(times)
 
 
 def play(game: str, a: str, b: str, deals: int, seed: int, jobs: int) -> Record:

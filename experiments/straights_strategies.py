@@ -32,8 +32,8 @@ from joblib import Parallel, delayed
 import strategies
 from sim import seating, stats
 from sim.straights import fast, rules
-from sim.straights.game import PACKS
 from sim.straights.engine import Round
+from sim.straights.game import PACKS
 from strategies.straights.mc import truth_of
 
 GAME = "straights"
