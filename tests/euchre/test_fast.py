@@ -13,6 +13,7 @@ from sim.crosscheck import crosscheck
 from sim.euchre import fast, rules
 from sim.euchre.game import GAME
 from sim.euchre.observation import NONE, PASS
+from tests.keeper import Keeper
 
 
 class Hashed:
@@ -127,23 +128,9 @@ def test_an_action_out_of_range_is_illegal():
         fast.play_rounds(GAME.deals(1, 0, 5), [Wild()] * 4)
 
 
-class Keeper:
-    """Simple, keeping every observation it is shown with a copy of its arrays taken then."""
-
-    name = "keeper"
-
-    def __init__(self):
-        self.simple = strategies.get("euchre", "simple")
-        self.kept = []
-
-    def choose(self, observation):
-        self.kept.append((observation, {name: values.copy() for name, values in observation.arrays().items()}))
-        return self.simple.choose(observation)
-
-
 @pytest.mark.parametrize("strategies_apart", [False, True])
 def test_observations_are_read_only_and_stay_as_shown(strategies_apart):
-    players = [Keeper(), Keeper()] * 2 if strategies_apart else [Keeper()] * 4
+    players = [Keeper("euchre"), Keeper("euchre")] * 2 if strategies_apart else [Keeper("euchre")] * 4
     deals = GAME.deals(5, 0, 300)
     fast.play_rounds(deals, players)
     fast.play_rounds(GAME.deals(6, 0, 300), players)  # the engine reuses its arrays from call to call

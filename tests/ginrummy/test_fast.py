@@ -15,6 +15,7 @@ from sim.ginrummy import fast, rules
 from sim.ginrummy.engine import best_melds, layout
 from sim.ginrummy.game import GAME
 from sim.ginrummy.observation import DRAW_DISCARD, KNOCK, NONE, Phase
+from tests.keeper import Keeper
 
 
 class Hashed:
@@ -190,23 +191,9 @@ def test_an_illegal_choice_names_the_strategy_and_is_never_a_result():
         fast.play_rounds(GAME.deals(1, 0, 5), [Wild()] * 2)
 
 
-class Keeper:
-    """Simple, keeping every observation it is shown with a copy of its arrays taken then."""
-
-    name = "keeper"
-
-    def __init__(self):
-        self.simple = strategies.get("ginrummy", "simple")
-        self.kept = []
-
-    def choose(self, observation):
-        self.kept.append((observation, {name: values.copy() for name, values in observation.arrays().items()}))
-        return self.simple.choose(observation)
-
-
 @pytest.mark.parametrize("strategies_apart", [False, True])
 def test_observations_are_read_only_and_stay_as_shown(strategies_apart):
-    players = [Keeper(), Keeper()] if strategies_apart else [Keeper()] * 2
+    players = [Keeper("ginrummy"), Keeper("ginrummy")] if strategies_apart else [Keeper("ginrummy")] * 2
     fast.play_rounds(GAME.deals(5, 0, 200), players)
     for player in players:
         assert len(player.kept) > 20
