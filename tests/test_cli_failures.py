@@ -28,7 +28,14 @@ def cardsim(*args, **kwargs):
 def start_cardsim(*args):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     return subprocess.Popen([sys.executable, "-m", "sim.cli", *args], cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+                            stderr=subprocess.PIPE, text=True, start_new_session=True, preexec_fn=_ctrl_c_as_at_a_terminal)
+
+
+def _ctrl_c_as_at_a_terminal():
+    """Let Ctrl-C reach the program as it does at a terminal. A shell starts a background job (say
+    ``make test &``) with SIGINT ignored, and Python leaves a signal ignored at start-up ignored, so
+    the tests that send Ctrl-C would hang or see the run finish."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def one_line(text):
