@@ -1,10 +1,10 @@
 """How fast Gin Rummy hands are judged: ``python -m benchmarks.deadwood``.
 
-One table: per function of ``sim.ginrummy.fast`` and hand size, the hands per second it judges on one
+One table: per function of ``sim.ginrummy.melds`` and hand size, the hands per second it judges on one
 core (numpy on one thread) in one call over ``HANDS`` random hands, beside its reference in
 ``sim.ginrummy.rules`` called hand by hand on the first ``SAMPLE`` of them, measured in the same run.
 The reference's memo is emptied before each measurement, so it never answers from an earlier one.
-Each figure is the best of ``REPEATS``; then the time the fast module takes to build its tables.
+Each figure is the best of ``REPEATS``; then the time the melds module takes to build its tables.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from functools import partial
 import numpy as np
 
 from sim.cards import NUM_CARDS, cards_in
-from sim.ginrummy import fast, rules
+from sim.ginrummy import melds, rules
 
 HANDS = 1_000_000
 SAMPLE = 20_000
@@ -40,12 +40,12 @@ class Case:
 
 
 CASES = [
-    Case("deadwood", 10, fast.deadwood, rules.deadwood),
-    Case("deadwood", 11, fast.deadwood, rules.deadwood),
-    Case("melded_mask", 10, fast.melded_mask, rules.melded_mask),
-    Case("discard_deadwoods", 11, fast.discard_deadwoods, rules.discard_deadwoods),
-    Case("best_discards", 11, fast.best_discards, reference_best_discard),
-    Case("knocking_discards", 11, fast.knocking_discards, rules.knocking_discards),
+    Case("deadwood", 10, melds.deadwood, rules.deadwood),
+    Case("deadwood", 11, melds.deadwood, rules.deadwood),
+    Case("melded_mask", 10, melds.melded_mask, rules.melded_mask),
+    Case("discard_deadwoods", 11, melds.discard_deadwoods, rules.discard_deadwoods),
+    Case("best_discards", 11, melds.best_discards, reference_best_discard),
+    Case("knocking_discards", 11, melds.knocking_discards, rules.knocking_discards),
 ]
 
 
@@ -115,7 +115,7 @@ def table_build_seconds() -> float:
     best = float("inf")
     for _ in range(REPEATS):
         began = time.perf_counter()
-        fast._run_tables()
+        melds._run_tables()
         best = min(best, time.perf_counter() - began)
     return best
 

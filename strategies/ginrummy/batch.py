@@ -6,7 +6,7 @@ Hands are int64 card masks (``sim.cards``: bit ``suit * 13 + rank``), so a card'
 suit are the bits one and two places away and the cards of its rank are 13 places apart: whole
 batches of masks are shifted and rotated at once. What is decided card by card (a throw's score)
 is laid out as (n, k) arrays beside ``cards_of``'s card ids, k being at most the 11 cards of a hand.
-The least deadwood comes from ``sim.ginrummy.fast``.
+The least deadwood comes from ``sim.ginrummy.melds``.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import numpy as np
 
 from sim.cards import ALL_CARDS_MASK, NUM_CARDS, NUM_RANKS, NUM_SUITS, bools_to_bits
 from sim.ginrummy import rules
-from sim.ginrummy.fast import LOWERED_ONE_RANK, RAISED_ONE_RANK, RANK_ACROSS_SUITS, without_ranks
+from sim.ginrummy.melds import LOWERED_ONE_RANK, RAISED_ONE_RANK, RANK_ACROSS_SUITS, without_ranks
 from sim.ginrummy.observation import Observation, Phase
 
 _SUIT = (1 << NUM_RANKS) - 1

@@ -22,8 +22,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim.cards import NUM_CARDS, NUM_RANKS, NUM_SUITS, cards_in, rank_of, suit_of
-from sim.ginrummy import fast, rules
-from sim.ginrummy.fast import LOWERED_ONE_RANK, RAISED_ONE_RANK, RANK_ACROSS_SUITS
+from sim.ginrummy import melds, rules
+from sim.ginrummy.melds import LOWERED_ONE_RANK, RAISED_ONE_RANK, RANK_ACROSS_SUITS
 from sim.ginrummy.observation import DRAW_DISCARD, DRAW_STOCK, KNOCK, NONE, Observation, Phase, knock
 from strategies import register
 from strategies.ginrummy.batch import by_phase
@@ -268,9 +268,9 @@ def draws(hand: np.ndarray, top_discard: np.ndarray) -> np.ndarray:
     rank = top % NUM_RANKS  # as ``rank_of``, also of no card (-1): its rank tests still run
     card = np.where(top >= 0, _ONE << np.maximum(top, 0), 0)  # no card is of no suit
     same_rank = (_ranks(organized.partial_groups | organized.groups) >> rank) & 1 == 1
-    next_in_suit = card & fast.rank_neighbours(organized.partial_sequences | organized.sequences) != 0
+    next_in_suit = card & melds.rank_neighbours(organized.partial_sequences | organized.sequences) != 0
     deadwood = organized.deadwood
-    pairs_dead = ((_ranks(deadwood) >> rank) & 1 == 1) | (card & fast.rank_neighbours(deadwood) != 0)
+    pairs_dead = ((_ranks(deadwood) >> rank) & 1 == 1) | (card & melds.rank_neighbours(deadwood) != 0)
     takes = same_rank | next_in_suit | (pairs_dead & (np.bitwise_count(deadwood) > 1))
     return np.where(takes, DRAW_DISCARD, DRAW_STOCK).astype(np.int64)
 
@@ -297,7 +297,7 @@ def discards(hand: np.ndarray, taken: np.ndarray) -> np.ndarray:
     rank = _highest_bit(_ranks(candidates))
     card = rank + _highest_bit((candidates >> rank) & RANK_ACROSS_SUITS)
     left = organize_masks(hand & ~(_ONE << card))
-    knocks = fast.cards_value(left.unmatched) <= rules.KNOCK_LIMIT
+    knocks = melds.cards_value(left.unmatched) <= rules.KNOCK_LIMIT
     return card + KNOCK * knocks
 
 

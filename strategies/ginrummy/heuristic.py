@@ -21,7 +21,7 @@ throws can circle forever without the stock shrinking. It keeps no state: the sa
 always gets the same choice.
 
 The whole batch is decided at once, with no loop over its rows: the deadwood after each throw is
-``sim.ginrummy.fast``'s ``discard_deadwoods`` (for a draw, of the hand with the face-up card), and
+``sim.ginrummy.melds``' ``discard_deadwoods`` (for a draw, of the hand with the face-up card), and
 the outs and dangers of every legal throw of every row, side by side in an (n, 11) array, are shifts
 and masks of int64 card masks (``strategies.ginrummy.batch``). A throw's score is added up as the
 per-row player this replaced added it (the same float operations in the same order), so that the
@@ -35,7 +35,7 @@ from typing import Annotated
 import numpy as np
 
 from sim.cards import ALL_CARDS_MASK
-from sim.ginrummy import fast, rules
+from sim.ginrummy import melds, rules
 from sim.ginrummy.observation import DRAW_DISCARD, DRAW_STOCK, KNOCK, Observation
 from strategies import Between, register
 from strategies.ginrummy.batch import by_phase, cards_of, has_card, legal_cards, lowest_throw, meld_outs, near
@@ -112,10 +112,10 @@ class Heuristic:
         top = np.maximum(top, 0)
         bit = (np.int64(1) << top) * face_up
         # The hand with the face-up card, less each card: less the face-up card, it is the hand.
-        left = fast.discard_deadwoods(hand | bit)
+        left = melds.discard_deadwoods(hand | bit)
         rows = np.arange(len(top))
         before = left[rows, top]
-        left[rows, top] = fast.NOT_HELD  # the face-up card is not thrown back
+        left[rows, top] = melds.NOT_HELD  # the face-up card is not thrown back
         takes = face_up & (thrown & bit == 0) & (before - left.min(axis=1) >= self.take_gain)
         return DRAW_STOCK + (DRAW_DISCARD - DRAW_STOCK) * takes
 
@@ -127,7 +127,7 @@ class Heuristic:
         cards = cards_of(legal_cards(o.legal))  # (n, k) the legal throws, -1 past a row's last
         throwable = cards >= 0
         rows = np.arange(len(cards))
-        left = np.where(throwable, fast.discard_deadwoods(hand)[rows[:, None], cards], fast.NOT_HELD)
+        left = np.where(throwable, melds.discard_deadwoods(hand)[rows[:, None], cards], melds.NOT_HELD)
         best = lowest_throw(left, cards)
         # The least deadwood a throw leaves is that of ``best``.
         knocks = o.legal[rows, KNOCK + best] & self.should_knock(left.min(axis=1), o.stock_size)

@@ -48,7 +48,7 @@ import numpy as np
 
 import strategies
 from sim.cards import ALL_CARDS_MASK, NUM_CARDS, bits_to_bools
-from sim.ginrummy import fast, rules
+from sim.ginrummy import fast, melds, rules
 from sim.ginrummy.observation import DRAW_DISCARD, KNOCK, NONE, NUM_ACTIONS, Observation, Phase
 from strategies import SEED_MAX, Between, Strategy, register
 from strategies.montecarlo import (
@@ -167,7 +167,7 @@ def throw_mismatches(observation: Observation, worlds: Worlds, policy: Strategy)
     hand = worlds.opponent[judged].reshape(-1) | bit
     legal = np.zeros((len(hand), NUM_ACTIONS), dtype=bool)
     legal[:, :NUM_CARDS] = bits_to_bools(hand)
-    legal[:, KNOCK:] = bits_to_bools(fast.knocking_discards(hand))
+    legal[:, KNOCK:] = bits_to_bools(melds.knocking_discards(hand))
     seen_by_opponent = Observation(
         seat=1 - o.seat,
         dealer=o.dealer,
@@ -235,8 +235,8 @@ class GinLookahead(MonteCarlo):
         """Both draws; of the throws, the ``throws`` leaving the least deadwood (knocking with them
         too where that is legal) and the rollout policy's own choice."""
         legal = np.asarray(observation.legal_mask)
-        left = fast.discard_deadwoods(observation.hand).astype(np.int64)  # (n, 52) by card
-        left[~legal[:, :NUM_CARDS]] = fast.NOT_HELD
+        left = melds.discard_deadwoods(observation.hand).astype(np.int64)  # (n, 52) by card
+        left[~legal[:, :NUM_CARDS]] = melds.NOT_HELD
         order = np.argsort(left * NUM_CARDS + CARD_IDS, axis=1, kind="stable")[:, : self.throws]
         kept = np.zeros_like(legal)
         rows = np.arange(len(legal))[:, None]

@@ -7,14 +7,14 @@ simple players can pass the same cards to and fro forever, the stock never shrin
 of seed 5 did: three fives went round and round).
 
 The whole batch is decided at once: the face-up card is tested against the hand's ``meld_outs``
-(``strategies.ginrummy.batch``) and the throw is ``sim.ginrummy.fast.best_discards`` of the legal
+(``strategies.ginrummy.batch``) and the throw is ``sim.ginrummy.melds.best_discards`` of the legal
 discards."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from sim.ginrummy import fast
+from sim.ginrummy import melds
 from sim.ginrummy.observation import DRAW_DISCARD, DRAW_STOCK, KNOCK, Observation
 from strategies import register
 from strategies.ginrummy.batch import by_phase, legal_cards, meld_outs
@@ -30,7 +30,7 @@ def draws(hand: np.ndarray, top_discard: np.ndarray, threw: np.ndarray) -> np.nd
 
 def discards(hand: np.ndarray, legal: np.ndarray) -> np.ndarray:
     """The legal discard leaving the least deadwood, knocking with it when that is legal."""
-    cards = fast.best_discards(hand, legal_cards(legal))[0]
+    cards = melds.best_discards(hand, legal_cards(legal))[0]
     knocks = legal[np.arange(len(cards)), KNOCK + cards]
     return cards + KNOCK * knocks
 

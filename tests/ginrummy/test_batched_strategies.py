@@ -19,7 +19,7 @@ import pytest
 
 import strategies
 from sim.cards import ALL_CARDS_MASK, NUM_CARDS, cards_in, rank_of, suit_of
-from sim.ginrummy import fast, rules
+from sim.ginrummy import melds, rules
 from sim.ginrummy.game import GAME
 from sim.ginrummy.observation import DRAW_DISCARD, DRAW_STOCK, KNOCK, NONE, Observation, Phase, knock
 from strategies import Between
@@ -247,7 +247,7 @@ def sample() -> Observation:
 
 def knock_deadwoods(batch: Observation) -> np.ndarray:
     """(n, 52) the deadwood left by each legal knock, ``NOT_HELD`` where there is none."""
-    return np.where(batch.legal[:, KNOCK:], fast.discard_deadwoods(batch.hand), fast.NOT_HELD)
+    return np.where(batch.legal[:, KNOCK:], melds.discard_deadwoods(batch.hand), melds.NOT_HELD)
 
 
 def situations(batch: Observation) -> dict[str, np.ndarray]:

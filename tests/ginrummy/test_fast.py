@@ -11,7 +11,7 @@ from sim import games
 from sim.api import IllegalAction
 from sim.cards import NUM_CARDS, mask_of
 from sim.crosscheck import crosscheck
-from sim.ginrummy import fast, rules
+from sim.ginrummy import fast, melds, rules
 from sim.ginrummy.engine import best_melds, layout
 from sim.ginrummy.game import GAME
 from sim.ginrummy.observation import DRAW_DISCARD, KNOCK, NONE, Phase
@@ -99,8 +99,8 @@ class Auditor:
         throwable = np.array([mask_of(np.flatnonzero(row[:NUM_CARDS])) for row in o.legal_mask[~drawing]])
         assert (throwable == o.hand[~drawing] & ~taken[~drawing]).all()
         knocks = np.array([mask_of(np.flatnonzero(row[KNOCK:])) for row in o.legal_mask[~drawing]])
-        # fast.knocking_discards is rules.knocking_discards, as test_fast_deadwood checks.
-        assert (knocks == fast.knocking_discards(o.hand[~drawing]) & ~taken[~drawing]).all()
+        # melds.knocking_discards is rules.knocking_discards, as test_fast_deadwood checks.
+        assert (knocks == melds.knocking_discards(o.hand[~drawing]) & ~taken[~drawing]).all()
         self.decisions += len(o)
         return self.strategy.choose(o)
 

@@ -1,4 +1,4 @@
-"""The batched deadwood of sim.ginrummy.fast against the reference rules, hand for hand: the least
+"""The batched deadwood of sim.ginrummy.melds against the reference rules, hand for hand: the least
 deadwood, the cards melded (ties broken as the reference breaks them), the deadwood after each
 discard, the best discard, knocking; and the shapes and inputs it takes or refuses."""
 
@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sim.cards import NUM_CARDS, cards_in, mask_of, parse_card
-from sim.ginrummy import fast, rules
+from sim.ginrummy import melds, rules
 from tests.ginrummy.test_batched_strategies import throw_key
 
 
@@ -21,7 +21,7 @@ def reference(function, hands) -> np.ndarray:
 
 
 def reference_discards(hands) -> np.ndarray:
-    expected = np.full((len(hands), NUM_CARDS), fast.NOT_HELD, dtype=np.int16)
+    expected = np.full((len(hands), NUM_CARDS), melds.NOT_HELD, dtype=np.int16)
     for row, mask in enumerate(hands):
         for card, left in rules.discard_deadwoods(int(mask)).items():
             expected[row, card] = left
@@ -42,7 +42,7 @@ def crowded(rng: np.random.Generator, count: int, size: int) -> np.ndarray:
     return (np.int64(1) << cards).sum(axis=1)
 
 
-hands_of_up_to_11 = st.sets(st.integers(0, NUM_CARDS - 1), max_size=fast.MAX_CARDS).map(mask_of)
+hands_of_up_to_11 = st.sets(st.integers(0, NUM_CARDS - 1), max_size=melds.MAX_CARDS).map(mask_of)
 
 
 @st.composite
@@ -59,7 +59,7 @@ def meldy_hands(draw) -> int:
             cards += [suit * 13 + rank for suit in draw(st.sets(st.integers(0, 3), min_size=3))]
     cards += draw(st.lists(st.integers(0, NUM_CARDS - 1), max_size=3))
     distinct = list(dict.fromkeys(cards))
-    kept = draw(st.permutations(distinct))[: draw(st.integers(0, fast.MAX_CARDS))]
+    kept = draw(st.permutations(distinct))[: draw(st.integers(0, melds.MAX_CARDS))]
     return mask_of(kept)
 
 
@@ -67,17 +67,17 @@ def meldy_hands(draw) -> int:
 @given(st.lists(hands_of_up_to_11 | meldy_hands(), min_size=1, max_size=40))
 def test_deadwood_and_melded_cards_match_the_reference(hands):
     masks = np.array(hands, dtype=np.uint64)
-    assert fast.deadwood(masks).tolist() == [rules.deadwood(mask) for mask in hands]
-    assert fast.melded_mask(masks).tolist() == [rules.melded_mask(mask) for mask in hands]
+    assert melds.deadwood(masks).tolist() == [rules.deadwood(mask) for mask in hands]
+    assert melds.melded_mask(masks).tolist() == [rules.melded_mask(mask) for mask in hands]
 
 
 @settings(max_examples=40, deadline=None)
 @given(st.lists(hands_of_up_to_11 | meldy_hands(), min_size=1, max_size=20))
 def test_discards_and_knocks_match_the_reference(hands):
     masks = np.array(hands, dtype=np.int64)
-    assert np.array_equal(fast.discard_deadwoods(masks), reference_discards(hands))
-    assert fast.knocking_discards(masks).tolist() == [mask_of(rules.knocking_discards(mask)) for mask in hands]
-    assert fast.may_knock(masks).tolist() == [rules.can_knock(mask) for mask in hands]
+    assert np.array_equal(melds.discard_deadwoods(masks), reference_discards(hands))
+    assert melds.knocking_discards(masks).tolist() == [mask_of(rules.knocking_discards(mask)) for mask in hands]
+    assert melds.may_knock(masks).tolist() == [rules.can_knock(mask) for mask in hands]
 
 
 @pytest.mark.parametrize(
@@ -99,27 +99,27 @@ def test_discards_and_knocks_match_the_reference(hands):
 def test_known_hands(cards, deadwood, melded):
     mask = hand(cards)
     assert rules.deadwood(mask) == deadwood and rules.melded_mask(mask) == hand(melded)  # the reference agrees
-    assert fast.deadwood(np.array([mask])).tolist() == [deadwood]
-    assert fast.melded_mask(np.array([mask])).tolist() == [hand(melded)]
+    assert melds.deadwood(np.array([mask])).tolist() == [deadwood]
+    assert melds.melded_mask(np.array([mask])).tolist() == [hand(melded)]
 
 
 def test_every_single_suit_hand_matches_the_reference():
     # The run table itself, pattern by pattern: every rank pattern of a suit holding 11 cards or fewer.
-    patterns = np.array([pattern for pattern in range(1 << 13) if pattern.bit_count() <= fast.MAX_CARDS])
+    patterns = np.array([pattern for pattern in range(1 << 13) if pattern.bit_count() <= melds.MAX_CARDS])
     for suit in range(4):
         masks = patterns << (13 * suit)
-        assert np.array_equal(fast.deadwood(masks), reference(rules.deadwood, masks))
-        assert np.array_equal(fast.melded_mask(masks), reference(rules.melded_mask, masks))
+        assert np.array_equal(melds.deadwood(masks), reference(rules.deadwood, masks))
+        assert np.array_equal(melds.melded_mask(masks), reference(rules.melded_mask, masks))
 
 
 @pytest.mark.parametrize("size", [10, 11])
 def test_a_large_batch_matches_the_reference(size):
     rng = np.random.default_rng(size)
     masks = np.concatenate([dealt(rng, 15_000, size), crowded(rng, 5_000, size)])
-    assert np.array_equal(fast.deadwood(masks), reference(rules.deadwood, masks))
-    assert np.array_equal(fast.melded_mask(masks), reference(rules.melded_mask, masks))
+    assert np.array_equal(melds.deadwood(masks), reference(rules.deadwood, masks))
+    assert np.array_equal(melds.melded_mask(masks), reference(rules.melded_mask, masks))
     some = masks[::10]
-    assert np.array_equal(fast.discard_deadwoods(some), reference_discards(some))
+    assert np.array_equal(melds.discard_deadwoods(some), reference_discards(some))
 
 
 def test_the_best_discard_is_the_strategies_throw():
@@ -128,7 +128,7 @@ def test_the_best_discard_is_the_strategies_throw():
     taken = np.array([rng.choice(list(cards_in(int(mask)))) for mask in masks])  # the card that may not go back
     allowed = np.repeat(masks & ~(np.int64(1) << taken), 2)[::2]  # strided, as a column of a table would be
     for barred, permitted in ((None, None), (taken, allowed)):
-        cards, deadwoods = fast.best_discards(masks, permitted)
+        cards, deadwoods = melds.best_discards(masks, permitted)
         expected = [
             min(
                 (card for card in cards_in(int(mask)) if barred is None or card != barred[row]),
@@ -141,32 +141,32 @@ def test_the_best_discard_is_the_strategies_throw():
 
 
 def test_a_hand_with_nothing_to_throw_gets_no_card():
-    cards, deadwoods = fast.best_discards(np.array([0, hand("5C 6D")]), np.array([0, hand("6D")]))
-    assert cards.tolist() == [-1, parse_card("6D")] and deadwoods.tolist() == [fast.NOT_HELD, 5]
+    cards, deadwoods = melds.best_discards(np.array([0, hand("5C 6D")]), np.array([0, hand("6D")]))
+    assert cards.tolist() == [-1, parse_card("6D")] and deadwoods.tolist() == [melds.NOT_HELD, 5]
 
 
 def test_shapes_follow_the_input():
     rng = np.random.default_rng(5)
     grid = dealt(rng, 12, 11).reshape(3, 4)
-    assert fast.deadwood(grid).shape == (3, 4)
-    assert np.array_equal(fast.deadwood(grid).ravel(), fast.deadwood(grid.ravel()))
-    assert fast.discard_deadwoods(grid).shape == (3, 4, NUM_CARDS)
-    assert [part.shape for part in fast.best_discards(grid)] == [(3, 4), (3, 4)]
-    assert fast.melded_mask(grid).shape == fast.knocking_discards(grid).shape == fast.may_knock(grid).shape == (3, 4)
-    assert fast.deadwood(np.int64(hand("AC 2C 3C 9D"))).shape == ()
+    assert melds.deadwood(grid).shape == (3, 4)
+    assert np.array_equal(melds.deadwood(grid).ravel(), melds.deadwood(grid.ravel()))
+    assert melds.discard_deadwoods(grid).shape == (3, 4, NUM_CARDS)
+    assert [part.shape for part in melds.best_discards(grid)] == [(3, 4), (3, 4)]
+    assert melds.melded_mask(grid).shape == melds.knocking_discards(grid).shape == melds.may_knock(grid).shape == (3, 4)
+    assert melds.deadwood(np.int64(hand("AC 2C 3C 9D"))).shape == ()
     empty = np.array([], dtype=np.uint64)
-    assert fast.deadwood(empty).shape == (0,) and fast.deadwood([]).shape == (0,)
-    assert fast.discard_deadwoods(empty).shape == (0, NUM_CARDS)
-    assert fast.best_discards(empty)[0].shape == (0,)
+    assert melds.deadwood(empty).shape == (0,) and melds.deadwood([]).shape == (0,)
+    assert melds.discard_deadwoods(empty).shape == (0, NUM_CARDS)
+    assert melds.best_discards(empty)[0].shape == (0,)
 
 
 def test_uint64_int64_and_lists_agree():
     masks = dealt(np.random.default_rng(6), 500, 10)
-    expected = fast.deadwood(masks)
-    assert fast.deadwood(masks).dtype == np.int16
-    assert np.array_equal(fast.deadwood(masks.astype(np.uint64)), expected)
-    assert np.array_equal(fast.deadwood(masks.tolist()), expected)
-    assert np.array_equal(fast.discard_deadwoods(masks.astype(np.uint64)), fast.discard_deadwoods(masks))
+    expected = melds.deadwood(masks)
+    assert melds.deadwood(masks).dtype == np.int16
+    assert np.array_equal(melds.deadwood(masks.astype(np.uint64)), expected)
+    assert np.array_equal(melds.deadwood(masks.tolist()), expected)
+    assert np.array_equal(melds.discard_deadwoods(masks.astype(np.uint64)), melds.discard_deadwoods(masks))
 
 
 @pytest.mark.parametrize(
@@ -178,13 +178,13 @@ def test_uint64_int64_and_lists_agree():
     ],
 )
 def test_impossible_hands_are_refused(hands, message):
-    for function in (fast.deadwood, fast.discard_deadwoods, fast.best_discards, fast.melded_mask):
+    for function in (melds.deadwood, melds.discard_deadwoods, melds.best_discards, melds.melded_mask):
         with pytest.raises(ValueError, match=message):
             function(hands)
 
 
 def test_non_integer_masks_are_refused():
     with pytest.raises(TypeError, match="integers"):
-        fast.deadwood(np.array([1.0]))
+        melds.deadwood(np.array([1.0]))
     with pytest.raises(ValueError, match=r"allowed\[0\]"):
-        fast.best_discards(np.array([hand("5C")]), np.array([1 << 60]))
+        melds.best_discards(np.array([hand("5C")]), np.array([1 << 60]))

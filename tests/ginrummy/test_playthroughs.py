@@ -27,10 +27,15 @@ from sim.ginrummy import rules
 from sim.ginrummy.cli import melds_text
 from sim.ginrummy.engine import Hand
 from sim.ginrummy.game import GAME
-from sim.play import play_out
 from sim.ginrummy.observation import DRAW_DISCARD, DRAW_STOCK, knock, knocked_card
+from sim.play import play_out
 from tests.playthroughs import (
-    ACTION_SEPARATOR, event_text, parse_dealt_header, playthrough_tests, regenerate, step_lines
+    ACTION_SEPARATOR,
+    event_text,
+    parse_dealt_header,
+    playthrough_tests,
+    regenerate,
+    step_lines,
 )
 
 PLAYTHROUGHS = Path(__file__).parent / "playthroughs"

@@ -1,0 +1,411 @@
+"""Gin Rummy's melds on numpy: the exact least deadwood of a whole batch of hands, and what follows
+from it (the best throw, the throws that may knock, the reference's layout).
+
+Hands are card masks as in ``sim.cards`` (bit ``suit * 13 + rank`` for each card held), uint64 or
+int64, of at most 11 cards. Each function here answers for the whole batch what its counterpart in
+``sim.ginrummy.rules`` answers for one hand, exactly, ties included, with no Python loop over hands.
+
+Deadwood
+--------
+Within one suit and with runs only, the best arrangement is plain: every stretch of three or more
+consecutive ranks is melded (as one run, or cut into runs), every other card is deadwood. So a table
+over the 2^13 rank patterns of a suit, built at import, gives a suit's runs-only deadwood in one
+lookup, and a hand's is the sum over its four suits. Only sets couple the suits, and 11 cards hold
+at most three ranks three or four times. The ways to take sets are few: for a rank held three
+times, the set or not; held four times, no set, the four, or one of the four sets of three (the card
+left out may sit in a run). Hands are grouped by how many ranks they hold three and four times
+(eight kinds at most), and each group tries every combination of those choices at once, in a
+fixed-size array: the answer is the least runs-only deadwood of the cards the sets leave.
+
+The deadwood after each discard comes from the same choices. Without card ``c`` a hand can take
+exactly the sets of its choices that leave ``c`` out (a set of four less ``c`` is a set of three,
+itself a choice), and removing ``c`` changes one suit's lookup, by an amount a second table holds for
+each pattern and rank.
+
+When several arrangements tie, which cards the reference melds follows from its search: it places
+the lowest card still free, preferring to leave it deadwood, then each meld that has it as lowest
+card in list order (runs shortest first, then that rank's sets: the four, then the threes by the
+suit left out). It returns the least arrangement in that order among those of least deadwood. Each
+choice of sets has one best arrangement in that order (every stretch cut into runs shortest first),
+written as a code per card (its decision there; nought for deadwood and for cards already placed),
+four bits a card, rank by rank within a suit: comparing those words suit by suit finds the choice
+the reference makes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import numpy as np
+
+from sim.cards import ALL_CARDS_MASK, NUM_CARDS, NUM_RANKS, NUM_SUITS, bits_to_bools, bools_to_bits
+from sim.ginrummy import rules
+
+MAX_CARDS = rules.FIRST_HAND_SIZE
+NOT_HELD = np.int16(999)  # discard_deadwoods' entry for a card the hand does not hold
+
+_BLOCK = 1 << 15  # hands worked on together (measured best): a step's arrays stay in the CPU caches
+_PATTERNS = 1 << NUM_RANKS  # the rank patterns of one suit
+_SUIT = _PATTERNS - 1
+RANK_ACROSS_SUITS = sum(1 << (suit * NUM_RANKS) for suit in range(NUM_SUITS))
+"""Times a rank's bit (``1 << rank``): the mask of its four cards."""
+
+
+def without_ranks(*ranks: int) -> int:
+    """The mask of every card but those of ``ranks``."""
+    return ALL_CARDS_MASK & ~sum(RANK_ACROSS_SUITS << rank for rank in ranks)
+
+
+# A card mask shifted up (down) by one rank, less the cards that crossed into the next suit.
+RAISED_ONE_RANK, LOWERED_ONE_RANK = without_ranks(0), without_ranks(NUM_RANKS - 1)
+_RUN_STARTS = sum(((1 << (NUM_RANKS - 2)) - 1) << (suit * NUM_RANKS) for suit in range(NUM_SUITS))  # aces to jacks
+_CARD_VALUES = np.array([rules.card_value(card) for card in range(NUM_CARDS)], dtype=np.int32)
+_RANK_VALUES = _CARD_VALUES[:NUM_RANKS]
+
+# Decision codes of the tie-break words: 0 deadwood or already placed, a run of n cards n - 2 (at
+# most 9 in 11 cards), a set 10 to 13 by its place among the sets of its lowest card.
+_CODE_BITS = 4
+_FIRST_SET_CODE = 10
+
+# best_discards' order: least deadwood, then the higher value, then the lower card id, in one int32.
+_CARD_BITS = 6
+_DEADWOOD_SHIFT = 10
+_DISCARD_ORDER = ((max(_RANK_VALUES) - _CARD_VALUES) << _CARD_BITS) | np.arange(NUM_CARDS, dtype=np.int32)
+
+
+def _run_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per rank pattern of one suit: its runs-only deadwood, the change to it on removing each rank
+    (``NOT_HELD`` for ranks not held), the tie-break word of the reference's runs, and a nibble of
+    one at each held rank's place in a tie-break word."""
+    patterns = np.arange(_PATTERNS)
+    held = (patterns[:, None] >> np.arange(NUM_RANKS)) & 1
+    places = _CODE_BITS * (NUM_RANKS - 1 - np.arange(NUM_RANKS))  # rank 0 is the most significant
+    stretch = np.zeros_like(held)  # consecutive ranks held from each rank up
+    above = np.zeros(_PATTERNS, dtype=np.int64)
+    for rank in reversed(range(NUM_RANKS)):
+        above = held[:, rank] * (above + 1)
+        stretch[:, rank] = above
+    deadwood = np.zeros(_PATTERNS, dtype=np.int64)
+    key = np.zeros(_PATTERNS, dtype=np.int64)
+    covered = np.zeros(_PATTERNS, dtype=np.int64)  # ranks still to come of the run begun below
+    for rank in range(NUM_RANKS):
+        starts = (covered == 0) & (stretch[:, rank] >= rules.MIN_MELD)
+        # The reference tries the shortest run first: three cards, unless that strands one or two.
+        length = np.where(
+            (stretch[:, rank] == rules.MIN_MELD) | (stretch[:, rank] >= 2 * rules.MIN_MELD),
+            rules.MIN_MELD,
+            stretch[:, rank],
+        )
+        key |= np.where(starts, (length - 2) << places[rank], 0)
+        deadwood += held[:, rank] * (covered == 0) * ~starts * int(_RANK_VALUES[rank])
+        covered = np.where(starts, length - 1, np.maximum(covered - 1, 0))
+    without = np.stack([deadwood[patterns & ~(1 << rank)] for rank in range(NUM_RANKS)], axis=1) - deadwood[:, None]
+    change = np.where(held == 1, without, NOT_HELD).astype(np.int16)
+    nibbles = (held << places).sum(axis=1)
+    return deadwood.astype(np.uint8), change, key, nibbles
+
+
+# By rank pattern: runs-only deadwood (uint8: a hand's fits), its change per rank removed (int16),
+# the reference's run decisions and the nibbles of the ranks held (int64 tie-break words).
+_RUN_DEADWOOD, _DISCARD_CHANGE, _RUN_KEY, _RANK_NIBBLES = _run_tables()
+
+
+def _best_throws() -> np.ndarray:
+    """Per rank pattern of one suit: the packed key (as ``_DISCARD_ORDER``'s, the deadwood part the
+    change the throw makes to the suit's runs-only deadwood, the card part its rank) of the suit's
+    best throw; of no card, a key above any throw's."""
+    keys = (_DISCARD_CHANGE.astype(np.int32) << _DEADWOOD_SHIFT) + _DISCARD_ORDER[:NUM_RANKS]
+    keys[_DISCARD_CHANGE == NOT_HELD] = _NO_THROW_KEY
+    return keys.min(axis=1)
+
+
+_NO_THROW_KEY = np.int32(int(NOT_HELD) << _DEADWOOD_SHIFT)  # what best_discards reads as no card to throw
+_BEST_THROW = _best_throws()
+
+# By rank pattern: the value of its cards.
+_PATTERN_VALUES = ((np.arange(_PATTERNS)[:, None] >> np.arange(NUM_RANKS)) & 1) @ _RANK_VALUES.astype(np.int64)
+
+
+# ----------------------------------------------------------------------------- public functions
+
+
+def deadwood(hands: np.ndarray) -> np.ndarray:
+    """The least deadwood of each hand (int16, shaped as ``hands``): ``rules.deadwood``."""
+    return _blockwise(_least_deadwood, np.int16, (), _checked(hands))
+
+
+def discard_deadwoods(hands: np.ndarray) -> np.ndarray:
+    """The least deadwood left by discarding each card: (*hands.shape, 52) int16 by card id, with
+    ``NOT_HELD`` for the cards a hand does not hold (``rules.discard_deadwoods`` as an array)."""
+    return _blockwise(_discard_block, np.int16, (NUM_CARDS,), _checked(hands))
+
+
+def best_discards(hands: np.ndarray, allowed: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """``(cards, deadwoods)`` shaped as ``hands``: the discard leaving the least deadwood (int64 card
+    id) and that deadwood (int16).
+
+    Ties go as the strategies break them (``simple`` and ``heuristic``): the higher card value is
+    thrown, then the lower card id (among ten-count cards, the lower suit: KC before TD).
+    ``allowed`` masks the cards that may be thrown (say, all but the card just taken from the pile);
+    a hand with no card to throw gets card -1 and deadwood ``NOT_HELD``."""
+    masks = _checked(hands)
+    if allowed is None:
+        keys = _blockwise(_least_discard_key, np.int32, (), masks)
+    else:
+        permitted = np.broadcast_to(_checked(allowed, "allowed", NUM_CARDS), masks.shape)
+        keys = _blockwise(_least_discard_key, np.int32, (), masks, permitted)
+    deadwoods = (keys >> _DEADWOOD_SHIFT).astype(np.int16)
+    cards = np.where(deadwoods == NOT_HELD, -1, keys & ((1 << _CARD_BITS) - 1)).astype(np.int64)
+    return cards, deadwoods
+
+
+def may_knock(hands: np.ndarray) -> np.ndarray:
+    """Whether each hand (ten cards, after its discard) has deadwood of ``KNOCK_LIMIT`` or less:
+    ``rules.can_knock``."""
+    return deadwood(hands) <= rules.KNOCK_LIMIT
+
+
+def knocking_discards(hands: np.ndarray) -> np.ndarray:
+    """The card mask (int64) of the discards after which each hand may knock: ``rules.knocking_discards``."""
+    return _blockwise(_knocking_block, np.int64, (), _checked(hands))
+
+
+def melded_mask(hands: np.ndarray) -> np.ndarray:
+    """The cards (int64 masks) melded in the arrangement ``rules.melded_mask`` returns: of those
+    with the least deadwood, the one its search finds first."""
+    runs, sets = runs_and_sets(hands)
+    return runs | sets
+
+
+def runs_and_sets(hands: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(run cards, set cards)``, int64 masks shaped as ``hands``: the cards of the runs and of the
+    sets of the arrangement ``rules.best_arrangement`` lays down (its melds cut back from
+    ``melded_mask``, as ``rules.split_melds`` cuts them)."""
+    split = _blockwise(_split_block, np.int64, (2,), _checked(hands))
+    return split[..., 0], split[..., 1]
+
+
+def cards_value(masks: np.ndarray) -> np.ndarray:
+    """The total deadwood value of the cards of each mask (int64, shaped as ``masks``):
+    ``rules.mask_value``."""
+    masks = np.asarray(masks, dtype=np.int64)
+    total, *rest = (_PATTERN_VALUES.take(pattern) for pattern in suit_patterns(masks))
+    for suit in rest:
+        total += suit
+    return total
+
+
+def rank_neighbours(masks: np.ndarray) -> np.ndarray:
+    """The cards one rank above or below a card of each mask in its suit (ace low, no wrapping)."""
+    masks = np.asarray(masks, dtype=np.int64)
+    return ((masks << 1) & RAISED_ONE_RANK) | ((masks >> 1) & LOWERED_ONE_RANK)
+
+
+# ----------------------------------------------------------------------------- batches
+
+
+def _checked(hands: np.ndarray, name: str = "hands", most: int = MAX_CARDS) -> np.ndarray:
+    """``hands`` as int64 card masks, refused with a clear message unless each holds at most ``most``
+    cards (``name`` is what the message calls them)."""
+    masks = np.asarray(hands)
+    if masks.dtype.kind not in "iu":
+        if masks.size:
+            raise TypeError(f"card masks must be integers, not {masks.dtype}")
+        masks = masks.astype(np.int64)
+    outside = (masks >> NUM_CARDS) != 0
+    if outside.any():
+        where = _index(outside)
+        raise ValueError(f"{name}{list(where)} = {int(masks[where]):#x} has bits above card {NUM_CARDS - 1}")
+    sizes = np.bitwise_count(masks)
+    if (sizes > most).any():
+        where = _index(sizes > most)
+        raise ValueError(f"{name}{list(where)} holds {int(sizes[where])} cards, more than the {most} of a hand")
+    return masks.view(np.int64) if masks.dtype.itemsize == 8 else masks.astype(np.int64)
+
+
+def _index(wrong: np.ndarray) -> tuple[int, ...]:
+    """The index of the first true entry."""
+    return tuple(int(i) for i in np.unravel_index(np.argmax(wrong), wrong.shape))
+
+
+def _blockwise(
+    work: Callable[..., np.ndarray], dtype: type, width: tuple[int, ...], hands: np.ndarray, *more: np.ndarray
+) -> np.ndarray:
+    """``work`` on the int64 ``hands`` (and the rows of ``more``, shaped as them) a block at a time:
+    an array of ``dtype`` shaped as ``hands`` then ``width``."""
+    flat = hands.reshape(-1)
+    extra = [np.reshape(array, -1) for array in more]
+    result: np.ndarray = np.empty((len(flat), *width), dtype=dtype)
+    for start in range(0, len(flat), _BLOCK):
+        block = slice(start, start + _BLOCK)
+        result[block] = work(flat[block], *(array[block] for array in extra))
+    return result.reshape(hands.shape + width)
+
+
+def suit_patterns(masks: np.ndarray) -> list[np.ndarray]:
+    """The rank pattern of each suit, clubs to spades."""
+    return [(masks >> (suit * NUM_RANKS)) & _SUIT for suit in range(NUM_SUITS)]
+
+
+def _set_choices(hands: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """``(rows, sets)`` for the hands holding some rank three or four times, a group of the same
+    kind at a time: ``sets`` (choices, rows) holds every way to take sets from ``hands[rows]`` (the
+    cards they take), taking none included. Choices come first so that the least over them is an
+    elementwise minimum of whole rows."""
+    clubs, diamonds, hearts, spades = suit_patterns(hands)
+    black, red = clubs & diamonds, hearts & spades
+    threes = (black & (hearts | spades)) | (red & (clubs | diamonds))
+    rows = np.flatnonzero(threes)
+    if not len(rows):
+        return
+    fours = (black & red).take(rows)
+    threes = threes.take(rows) & ~fours
+    kinds = np.bitwise_count(threes) + (np.bitwise_count(fours) << 2)
+    for kind in np.unique(kinds):
+        members = np.flatnonzero(kinds == kind)
+        group = rows.take(members)
+        held = hands.take(group)
+        choices = np.zeros((1, len(group)), dtype=np.int64)
+        for ranks, size in ((threes.take(members), 3), (fours.take(members), 4)):
+            for _ in range(int(np.bitwise_count(ranks[0]))):
+                lowest = ranks & -ranks
+                ranks = ranks ^ lowest
+                cards = (lowest * RANK_ACROSS_SUITS) & held
+                options = [np.zeros_like(cards), cards]
+                if size == 4:  # a set of three leaves a card free for a run
+                    options += [cards ^ (lowest << (suit * NUM_RANKS)) for suit in range(NUM_SUITS)]
+                choices = (np.stack(options)[:, None, :] | choices[None, :, :]).reshape(-1, len(group))
+        yield group, choices
+
+
+# ----------------------------------------------------------------------------- one block
+
+
+def _runs_deadwood(masks: np.ndarray) -> np.ndarray:
+    """The least deadwood of each mask with runs only (uint8)."""
+    total, *rest = (_RUN_DEADWOOD.take(pattern) for pattern in suit_patterns(masks))
+    for suit in rest:
+        total += suit
+    return total
+
+
+def _least_deadwood(hands: np.ndarray) -> np.ndarray:
+    """``deadwood`` of one block (uint8)."""
+    least = _runs_deadwood(hands)
+    for rows, sets in _set_choices(hands):
+        least[rows] = _runs_deadwood(hands.take(rows) & ~sets).min(axis=0)
+    return least
+
+
+def _runs_discard_deadwoods(masks: np.ndarray) -> np.ndarray:
+    """(*masks.shape, 52) int16: the runs-only deadwood of each mask less each card (``NOT_HELD``
+    or more for the cards it does not hold)."""
+    total = _runs_deadwood(masks).astype(np.int16)[..., None]
+    left = np.empty((*masks.shape, NUM_CARDS), dtype=np.int16)
+    for suit, pattern in enumerate(suit_patterns(masks)):
+        np.add(_DISCARD_CHANGE.take(pattern, axis=0), total, out=left[..., suit * NUM_RANKS : (suit + 1) * NUM_RANKS])
+    return left
+
+
+def _discard_block(hands: np.ndarray) -> np.ndarray:
+    """``discard_deadwoods`` of one block."""
+    left = _runs_discard_deadwoods(hands)
+    for rows, sets in _set_choices(hands):
+        left[rows] = _runs_discard_deadwoods(hands.take(rows) & ~sets).min(axis=0)
+    return np.minimum(left, NOT_HELD, out=left)
+
+
+def _least_discard_key(hands: np.ndarray, allowed: np.ndarray | None = None) -> np.ndarray:
+    """``best_discards`` of one block, packed: deadwood above the discard order (``_DISCARD_ORDER``).
+
+    A hand that may throw any of its cards takes its suits' best throws from ``_BEST_THROW``, the
+    others a whole row of ``discard_deadwoods``."""
+    keys = _least_throw_key(hands)
+    if allowed is None:
+        return keys
+    limited = np.flatnonzero(hands & ~allowed)
+    if limited.size:
+        left = _discard_block(hands.take(limited))
+        np.putmask(left, ~bits_to_bools(allowed.take(limited)), NOT_HELD)
+        keys[limited] = ((left.astype(np.int32) << _DEADWOOD_SHIFT) | _DISCARD_ORDER).min(axis=1)
+    return keys
+
+
+def _least_throw_key(hands: np.ndarray) -> np.ndarray:
+    """The packed ``best_discards`` of each hand, free to throw any card.
+
+    A throw's key is the deadwood it leaves and its order; with runs only, that is the hand's
+    deadwood plus the change its suit's table holds, so each suit's best throw is a lookup, and the
+    hand's the least over its suits. With sets, the least over the choices of sets of the least
+    over the cards they leave free (a choice's own cards are thrown under the other choices)."""
+    keys = _runs_throw_key(hands)
+    for rows, sets in _set_choices(hands):
+        keys[rows] = _runs_throw_key(hands.take(rows) & ~sets).min(axis=0)
+    return np.minimum(keys, _NO_THROW_KEY, out=keys)
+
+
+def _runs_throw_key(masks: np.ndarray) -> np.ndarray:
+    """The packed best throw of each mask with runs only (int32; ``_NO_THROW_KEY`` or more for none)."""
+    first, *rest = (_BEST_THROW.take(pattern) + suit * NUM_RANKS for suit, pattern in enumerate(suit_patterns(masks)))
+    for suit in rest:
+        np.minimum(first, suit, out=first)
+    first += _runs_deadwood(masks).astype(np.int32) << _DEADWOOD_SHIFT
+    return first
+
+
+def _knocking_block(hands: np.ndarray) -> np.ndarray:
+    """``knocking_discards`` of one block."""
+    # A discard lowers the least deadwood by at most the card's value (as rules.knocking_discards
+    # reasons), so only hands within the highest value of the limit need a search per discard.
+    result = np.zeros(len(hands), dtype=np.int64)
+    rows = np.flatnonzero(_least_deadwood(hands) <= rules.KNOCK_LIMIT + _CARD_VALUES.max())
+    if rows.size:
+        result[rows] = bools_to_bits(_discard_block(hands.take(rows)) <= rules.KNOCK_LIMIT)
+    return result
+
+
+def _split_block(hands: np.ndarray) -> np.ndarray:
+    """``runs_and_sets`` of one block: (n, 2), the run cards then the set cards."""
+    split = np.zeros((len(hands), 2), dtype=np.int64)
+    split[:, 0] = _run_cards(hands)
+    for rows, sets in _set_choices(hands):
+        split[rows] = _reference_choice(hands.take(rows), sets)
+    return split
+
+
+def _run_cards(masks: np.ndarray) -> np.ndarray:
+    """The cards of each mask in a stretch of three or more consecutive ranks of a suit."""
+    starts = masks & (masks >> 1) & (masks >> 2) & _RUN_STARTS
+    return starts | (starts << 1) | (starts << 2)
+
+
+def _reference_choice(hands: np.ndarray, sets: np.ndarray) -> np.ndarray:
+    """(n, 2) the run cards and the set cards of the reference's arrangement, given every choice of
+    ``sets`` (a row each)."""
+    rest = hands & ~sets
+    least = _runs_deadwood(rest)
+    chosen = least == least.min(axis=0)
+    set_keys = _set_keys(sets)
+    for suit, pattern in enumerate(suit_patterns(rest)):
+        key = _RUN_KEY.take(pattern) + set_keys[suit]
+        key = np.where(chosen, key, np.iinfo(np.int64).max)
+        chosen &= key == key.min(axis=0)
+    choice = chosen.argmax(axis=0)[None, :]
+    runs = np.take_along_axis(_run_cards(rest), choice, axis=0)[0]
+    return np.stack([runs, np.take_along_axis(sets, choice, axis=0)[0]], axis=1)
+
+
+def _set_keys(sets: np.ndarray) -> list[np.ndarray | int]:
+    """Each suit's tie-break word for the sets taken: every set's code at its lowest card, which is
+    a club but in the set of three without the club, whose lowest is a diamond."""
+    clubs, diamonds, hearts, spades = suit_patterns(sets)  # every rank holds no card of the sets, or a whole set
+    first = _FIRST_SET_CODE
+    return [
+        first * _RANK_NIBBLES.take(clubs & diamonds & hearts & spades)
+        + (first + 1) * _RANK_NIBBLES.take(clubs & ~diamonds & hearts & spades)
+        + (first + 2) * _RANK_NIBBLES.take(clubs & diamonds & ~hearts & spades)
+        + (first + 3) * _RANK_NIBBLES.take(clubs & diamonds & hearts & ~spades),
+        first * _RANK_NIBBLES.take(~clubs & diamonds & hearts & spades),
+        0,
+        0,
+    ]
