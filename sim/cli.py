@@ -280,7 +280,7 @@ def command_crosscheck(args: argparse.Namespace) -> int:
 def command_play(args: argparse.Namespace) -> int:
     import importlib
 
-    strategies.info(args.game, args.vs)
+    strategies.get_fair(args.game, args.vs, "tables")  # a bad spec fails before the program starts
     return importlib.import_module(games.load(args.game).program).play(args.vs, args.seed)
 
 

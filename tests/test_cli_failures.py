@@ -208,3 +208,10 @@ def test_a_cheating_computer_is_refused_at_the_table_in_one_line(game):
     # The programs' own argument errors come as argparse gives them: the usage, then one line.
     assert done.returncode == 2 and "Traceback" not in done.stderr and not done.stdout, done.stderr
     assert "oracle-mc cheats (it sees hidden cards), so tables do not seat it" in done.stderr.splitlines()[-1]
+
+
+def test_play_takes_a_strategy_spec_and_refuses_a_bad_setting_in_one_line():
+    done = cardsim("play", "ginrummy", "--vs", "mc:samples=8", input="q\ny\n")
+    assert done.returncode == 0 and done.stdout.startswith("New game to 100 points"), done.stderr
+    done = cardsim("play", "ginrummy", "--vs", "mc:samples=" + "9" * 5000, input="")
+    assert done.returncode == 2 and one_line(done.stderr) and "out of range" in done.stderr

@@ -19,7 +19,7 @@ from typing import TextIO
 
 import strategies
 from sim.cards import card_name, cards_in, format_cards
-from sim.console import EndOfInput, next_input
+from sim.console import EndOfInput, next_input, seed_argument
 from sim.ginrummy import rules
 from sim.ginrummy.engine import (
     Arranger,
@@ -42,6 +42,7 @@ from strategies.ginrummy.cs340 import CS340
 
 YOU, COMPUTER = 0, 1
 SPEC_COMPUTER = "cs340"  # the spec's computer player: the transcripts are its games
+SEED_RANGE = (-(2**63), 2**63 - 1)  # any 64-bit seed; Python's random takes more, but a seed is a number a person typed
 NAMES = ("you", "the computer")
 LETTERS = string.ascii_lowercase
 DEFAULT_SET = "a"  # the spec: until the user arranges them, all cards are in set a
@@ -483,7 +484,9 @@ def event_lines(event: Event, target: int) -> list[str]:
 def parse_arguments(argv: list[str]) -> tuple[argparse.Namespace, Strategy]:
     """The options and the computer's strategy; bad ones end the program with argparse's message."""
     parser = argparse.ArgumentParser(prog="ginrummy", description="Gin Rummy against the computer (CS 340 rules).")
-    parser.add_argument("--seed", type=int, help="seed the shuffles and the first dealer (repeatable games)")
+    parser.add_argument(
+        "--seed", type=seed_argument(*SEED_RANGE), help="seed the shuffles and the first dealer (repeatable games)"
+    )
     parser.add_argument(
         "--vs",
         default=SPEC_COMPUTER,

@@ -205,3 +205,11 @@ def test_other_computers_lay_down_an_arrangement_with_the_least_deadwood(compute
     assert "The computer knocks" in played and layout in played
     knocks = re.findall(r"The computer knocks, discarding ..\.\nThe computer's melds: .*\((\d+) points\)\.", output)
     assert knocks and all(int(points) <= rules.KNOCK_LIMIT for points in knocks)
+
+
+def test_a_huge_seed_is_refused_in_one_short_line(capsys):
+    with pytest.raises(SystemExit) as stopped:
+        main(["--seed", "9" * 5000], io.StringIO(""), io.StringIO())
+    assert stopped.value.code == 2
+    line = capsys.readouterr().err.splitlines()[-1]
+    assert line.startswith("ginrummy: error: argument --seed:") and "out of range" in line and len(line) < 200
