@@ -256,7 +256,10 @@ def command_strategies(args: argparse.Namespace) -> int:
 def command_crosscheck(args: argparse.Namespace) -> int:
     from sim.crosscheck import NoFastEngine, crosscheck
 
-    game = games.load(args.game)
+    try:
+        game = games.load(args.game, args.rules)
+    except games.UnknownRules as error:
+        raise UsageError(str(error)) from None
     if "fast" not in game.play_rounds:
         raise UsageError(
             str(NoFastEngine(f"{args.game} has one engine (reference) until it has a fast one: nothing to cross-check"))
@@ -272,6 +275,7 @@ def command_crosscheck(args: argparse.Namespace) -> int:
             strategies=specs,
             jobs=jobs,
             progress=lambda done: bar.update(done - bar.n),
+            rules=args.rules,
         )
     print(report.format())
     return 0 if report.ok else 1
@@ -364,6 +368,9 @@ def argument_parser() -> argparse.ArgumentParser:
         "--baseline", default="", help="the strategy of every seat without --strategies (default: the game's baseline)"
     )
     check.add_argument("--jobs", type=_jobs_argument, default=1, metavar="J", help="worker processes (-1: all cores)")
+    check.add_argument(
+        "--rules", default="", metavar="NAME=VALUE,...", help="rule variants to play under (docs/gemstones.md)"
+    )
     check.add_argument("--quiet", action="store_true", help="no progress bar")
     check.set_defaults(handler=command_crosscheck)
 

@@ -137,6 +137,7 @@ def crosscheck(
     start: int = 0,
     progress: Callable[[int], None] | None = None,
     jobs: int = 1,
+    rules: str = "",
 ) -> CrosscheckReport:
     """Play the same deals in both engines of ``game`` with the same strategies and compare every decision.
 
@@ -144,31 +145,35 @@ def crosscheck(
     share one object. ``progress``, if given, is called with the number of rounds done so far.
     With ``jobs`` other than 1, joblib workers check spans of ``CHUNK_SIZE`` deals and the report is
     the one a single process gives: the first divergence in deal order, and what agreed before it.
-    Raises ``NoFastEngine`` for a game with one engine.
+    ``rules`` names rule variants to play under (``games.load``). Raises ``NoFastEngine`` for a game
+    with one engine.
     """
-    record = games.load(game)
+    record = games.load(game, rules)
     if "fast" not in record.play_rounds:
         raise NoFastEngine(f"{game} has one engine (reference) until it has a fast one: nothing to cross-check")
     players = _build(game, strategies)
     spans = [(first, min(CHUNK_SIZE, start + rounds - first)) for first in range(start, start + rounds, CHUNK_SIZE)]
     if jobs == 1:
-        checked = (_check_span(game, seed, players, first, count) for first, count in spans)
+        checked = (_check_span(game, rules, seed, players, first, count) for first, count in spans)
     else:
         from joblib import Parallel, delayed
 
         # In span order, so the first divergence met is the first in deal order.
         parallel = Parallel(n_jobs=jobs, return_as="generator")
-        checked = parallel(delayed(_check_span_in_worker)(game, seed, players, first, count) for first, count in spans)
+        checked = parallel(
+            delayed(_check_span_in_worker)(game, rules, seed, players, first, count) for first, count in spans
+        )
     names = tuple(_describe(strategy) for strategy in strategies)
+    label = f"{game} ({record.rules})" if record.rules else game
     compared_rounds = compared_actions = 0
     for span_rounds, span_actions, divergence in checked:
         compared_rounds += span_rounds
         compared_actions += span_actions
         if divergence is not None:
-            return CrosscheckReport(game, seed, names, compared_rounds, compared_actions, divergence)
+            return CrosscheckReport(label, seed, names, compared_rounds, compared_actions, divergence)
         if progress is not None:
             progress(compared_rounds)
-    return CrosscheckReport(game, seed, names, compared_rounds, compared_actions)
+    return CrosscheckReport(label, seed, names, compared_rounds, compared_actions)
 
 
 def _check_span_in_worker(*span: Any) -> tuple[int, int, Divergence | None]:
@@ -178,10 +183,10 @@ def _check_span_in_worker(*span: Any) -> tuple[int, int, Divergence | None]:
 
 
 def _check_span(
-    game: str, seed: int, players: Sequence[Strategy], first: int, count: int
+    game: str, rules: str, seed: int, players: Sequence[Strategy], first: int, count: int
 ) -> tuple[int, int, Divergence | None]:
     """(rounds, actions agreed, the first divergence or None) of deals ``first .. first + count - 1``."""
-    record = games.load(game)
+    record = games.load(game, rules)
     deals = record.deals(seed, first, count)
     deal_ids = np.arange(first, first + count, dtype=np.int64)
     fast_log: list[Call] = []

@@ -79,6 +79,10 @@ class Game:
     # The team of each seat; partners share their team's points, so results count once per team.
     # Empty: every seat is its own team.
     teams: tuple[int, ...] = ()
+    # ``with_rules(text)``: the same game under the rule variants ``text`` names ("final_sale=yes,
+    # third_chain_cost=2"), ValueError for text naming none; None for a game without variants.
+    with_rules: Callable[[str], Game] | None = None
+    rules: str = ""  # the variants this record plays ("": the game's defaults)
 
     def __post_init__(self) -> None:
         if not self.teams:
@@ -107,10 +111,22 @@ def names() -> list[str]:
     return sorted(GAME_MODULES)
 
 
-def load(name: str) -> Game:
-    """The registered game called ``name``."""
+class UnknownRules(ValueError):
+    """Rule variants a game does not have."""
+
+
+def load(name: str, rules: str = "") -> Game:
+    """The registered game called ``name``, under the rule variants ``rules`` names ("": its defaults)."""
     try:
         module = GAME_MODULES[name]
     except KeyError:
         raise UnknownGame(f"unknown game {name!r} (known: {', '.join(names())})") from None
-    return importlib.import_module(module).GAME
+    game: Game = importlib.import_module(module).GAME
+    if not rules:
+        return game
+    if game.with_rules is None:
+        raise UnknownRules(f"{name} has no rule variants")
+    try:
+        return game.with_rules(rules)
+    except ValueError as error:
+        raise UnknownRules(f"{name} rules: {error}") from None

@@ -12,8 +12,9 @@ Nothing here prints or reads input; ``sim.gemstones.cli`` turns events into text
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, fields
+from typing import Any
 
 import numpy as np
 
@@ -32,6 +33,7 @@ from sim.gemstones.observation import (
     Phase,
     describe,
 )
+from sim.numbers import NumberError, parse_int, shown
 
 NUM_PLAYERS = 2
 SOLD_CARDS_RULES = ("removed", "discard", "bohnanza")
@@ -53,6 +55,42 @@ class Variants:
             raise ValueError(f"sold_cards must be one of {', '.join(SOLD_CARDS_RULES)}")
         if not 0 <= self.third_chain_cost <= 99:
             raise ValueError("third_chain_cost must be from 0 to 99")
+
+    @classmethod
+    def parse(cls, words: Iterable[str]) -> Variants:
+        """The variants ``name=value`` words set (yes/no for a switch), the others at their defaults;
+        ``ValueError`` saying what is wrong with a word."""
+        names = tuple(item.name for item in fields(cls))
+        defaults = cls()
+        settings: dict[str, Any] = {}  # each value of its field's type, as checked below
+        for word in words:
+            name, equals, value = word.partition("=")
+            if not equals or name not in names or name in settings:
+                raise ValueError(f"bad setting {shown(word)} (variants: {', '.join(names)})")
+            default = getattr(defaults, name)
+            if isinstance(default, bool):
+                if value not in ("yes", "no"):
+                    raise ValueError(f"{name} must be yes or no")
+                settings[name] = value == "yes"
+            elif isinstance(default, int):
+                try:
+                    settings[name] = parse_int(value, 0, 99)
+                except NumberError as error:
+                    raise ValueError(f"{name}: {error}") from None
+            else:
+                settings[name] = value
+        return cls(**settings)
+
+    def words(self) -> list[str]:
+        """Every variant as a ``name=value`` word, as ``parse`` reads them."""
+        return [
+            f"{item.name}={('yes' if value else 'no') if isinstance(value, bool) else value}"
+            for item in fields(self)
+            for value in [getattr(self, item.name)]
+        ]
+
+
+DEFAULT_VARIANTS = Variants()
 
 
 @dataclass(frozen=True)
@@ -268,16 +306,17 @@ class State:
             seat=np.array([seat]),
             phase=np.array([int(self.phase)]),
             legal_mask=legal_mask_of(self.legal_actions(), NUM_ACTIONS),
-            hand=_padded(self.hands[seat]),
+            hand=_padded(self.hands[seat], rules.HAND_WIDTH),
             hand_sizes=np.array([[len(hand) for hand in self.hands]]),
             chain_stones=stones,
             chain_lengths=lengths,
             slots=np.array([[len(slots) for slots in self.slots]]),
             coins=np.array([self.coins]),
             trade_counts=np.array([rules.stone_counts(self.trade_area)]),
-            discard=_padded(self.discard),
+            discard=_padded(self.discard, rules.NUM_CARDS),
             removed_counts=np.array([rules.stone_counts(self.removed)]),
             pending=np.array([NONE if self.pending is None else self.pending]),
+            resume=np.array([NONE if self.resume is None else int(self.resume)]),
             deck_size=np.array([len(self.deck)]),
             turn=np.array([self.turn]),
             round_id=np.array([self.game_id], dtype=np.int64),
@@ -425,7 +464,7 @@ class State:
         events.append(Sold(seat, slot, stone, length, coins))
 
 
-def _padded(cards: Sequence[int]) -> np.ndarray:
-    row = np.full((1, rules.NUM_CARDS), NONE, dtype=np.int64)
+def _padded(cards: Sequence[int], width: int) -> np.ndarray:
+    row = np.full((1, width), NONE, dtype=np.int64)
     row[0, : len(cards)] = cards
     return row

@@ -26,7 +26,7 @@ BUY = SELL + rules.MAX_SLOTS  # buy the third chain
 PLAY = BUY + 1  # play the front card of the hand
 PASS = PLAY + 1  # decline: no purchase, no (more) chaining, no second play, no discard
 DISCARD = PASS + 1  # DISCARD + position: discard the hand card at that position
-NUM_ACTIONS = DISCARD + rules.NUM_CARDS
+NUM_ACTIONS = DISCARD + rules.HAND_WIDTH
 
 
 class Phase(IntEnum):
@@ -72,7 +72,7 @@ class Observation(ArrayRecord):
     seat: np.ndarray  # (B,) the seat to move
     phase: np.ndarray  # (B,) Phase
     legal_mask: np.ndarray  # (B, NUM_ACTIONS) bool: True where the action is legal (sim.api's convention)
-    hand: np.ndarray  # (B, 104) own hand front first, NONE-padded
+    hand: np.ndarray  # (B, HAND_WIDTH) own hand front first, NONE-padded
     hand_sizes: np.ndarray  # (B, 2) both hands' sizes
     chain_stones: np.ndarray  # (B, 2, 3)
     chain_lengths: np.ndarray  # (B, 2, 3)
@@ -82,6 +82,7 @@ class Observation(ArrayRecord):
     discard: np.ndarray  # (B, 104) bottom first, NONE-padded
     removed_counts: np.ndarray  # (B, 8) sold cards out of play, by stone
     pending: np.ndarray  # (B,) the stone waiting for a sale in Phase.SELL, else NONE
+    resume: np.ndarray  # (B,) in Phase.SELL the step the sale interrupted (play goes on there), else NONE
     deck_size: np.ndarray  # (B,)
     turn: np.ndarray  # (B,) turns started so far, 1 for the first
     round_id: np.ndarray  # (B,) the game's id (a game is its own round); with ``step``, identifies the decision

@@ -33,6 +33,11 @@ TRADE_DRAW = 3
 END_OF_TURN_DRAW = 2
 BASE_SLOTS = 2
 MAX_SLOTS = 3
+# The most cards a hand can hold in any game under any variant: a turn takes at least 5 cards from
+# the 94 left after the deal (3 to the trade area, 2 to the hand), so the deck is empty by turn 19
+# and a player has at most 10 turns (11 with finish_round); a turn adds at most 2 cards to a hand
+# (it draws 2, or 3 with draw_at_turn_start, and must play one when the hand is not empty).
+HAND_WIDTH = 32
 # Before shuffling, the factory's order: Q×20, H×18, ..., E×6 (notes, section 2).
 FACTORY_ORDER = tuple(stone for stone, count in enumerate(CARDS_PER_STONE) for _ in range(count))
 

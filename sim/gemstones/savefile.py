@@ -35,15 +35,14 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, fields
-from typing import Any
+from dataclasses import dataclass
 
 import strategies
 from sim.files import UnreadableFile, atomic_write_bytes, read_bounded
 from sim.gemstones import rules
 from sim.gemstones.engine import NUM_PLAYERS, State, Variants
 from sim.gemstones.observation import Phase
-from sim.numbers import NumberError, parse_int, shown
+from sim.numbers import NumberError, parse_int
 
 HEADER = "cardsim-gemstones-save"
 VERSION = 1
@@ -54,7 +53,6 @@ GAME_ID_RANGE = (0, 2**63 - 1)  # numpy SeedSequence entropy is non-negative
 HUMAN = "human"
 RESUMABLE = (Phase.OFFER, Phase.PLAY_FIRST, Phase.PLAY_SECOND, Phase.TRADE)
 NAME_PATTERN = re.compile(rf"[^\s]{{1,{MAX_NAME_LENGTH}}}")
-VARIANT_INT_RANGE = (-MAX_COUNT, MAX_COUNT)  # Variants checks its own narrower ranges
 
 
 class SaveFileError(ValueError):
@@ -70,10 +68,6 @@ class SavedGame:
     state: State
 
 
-def _word(flag: bool) -> str:
-    return "yes" if flag else "no"
-
-
 def _chain_word(chain: rules.Chain | None) -> str:
     return "-" if chain is None else rules.LETTERS[chain[0]] * chain[1]
 
@@ -81,11 +75,7 @@ def _chain_word(chain: rules.Chain | None) -> str:
 def to_text(saved: SavedGame) -> str:
     """The save file's text for a game waiting for a decision."""
     state = saved.state
-    variants = " ".join(
-        f"{item.name}={_word(value) if isinstance(value, bool) else value}"
-        for item in fields(Variants)
-        for value in [getattr(state.variants, item.name)]
-    )
+    variants = " ".join(state.variants.words())
     lines = [
         f"{HEADER} {VERSION}",
         f"variants {variants}",
@@ -207,30 +197,9 @@ def _optional_phase(found: dict[str, list[str]], key: str, allowed: Iterable[Pha
     return None if _single(found, key) == "-" else _phase(found, key, allowed)
 
 
-VARIANT_NAMES = tuple(item.name for item in fields(Variants))
-
-
 def _variants(words: list[str]) -> Variants:
-    defaults = Variants()
-    settings: dict[str, Any] = {}  # each value of its field's type, as checked below
-    for word in words:
-        name, equals, value = word.partition("=")
-        if not equals or name not in VARIANT_NAMES or name in settings:
-            raise SaveFileError(f"field 'variants': bad setting {shown(word)} (variants: {', '.join(VARIANT_NAMES)})")
-        default = getattr(defaults, name)
-        if isinstance(default, bool):
-            if value not in ("yes", "no"):
-                raise SaveFileError(f"field 'variants': {name} must be yes or no")
-            settings[name] = value == "yes"
-        elif isinstance(default, int):
-            try:
-                settings[name] = parse_int(value, *VARIANT_INT_RANGE)
-            except NumberError as error:
-                raise SaveFileError(f"field 'variants': {name}: {error}") from None
-        else:
-            settings[name] = value
     try:
-        return Variants(**settings)
+        return Variants.parse(words)
     except ValueError as error:
         raise SaveFileError(f"field 'variants': {error}") from None
 
@@ -297,6 +266,9 @@ def from_text(text: str) -> SavedGame:
 
 
 def _check_cards(state: State) -> None:
+    for seat, hand in enumerate(state.hands):
+        if len(hand) > rules.HAND_WIDTH:
+            raise SaveFileError(f"player {seat + 1} holds {len(hand)} cards; no hand reaches {rules.HAND_WIDTH + 1}")
     counts = rules.stone_counts(state.cards_in_play())
     for stone, (count, expected) in enumerate(zip(counts, rules.CARDS_PER_STONE)):
         if count != expected:
