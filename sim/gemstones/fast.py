@@ -25,11 +25,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from enum import IntEnum
 
 import numpy as np
 
 from sim.api import ArrayRecord, IllegalAction, Strategy, round_ids
+from sim.cards import bits_to_bools
 from sim.games import DealSource, GamesResult, RoundsResult
 from sim.gemstones import rules
 from sim.gemstones.engine import DEFAULT_VARIANTS, NUM_PLAYERS, Variants
@@ -48,7 +48,7 @@ from sim.gemstones.observation import (
 )
 from sim.lockstep import DealError, Players, strategy_name
 
-__all__ = ["GameStates", "apply", "deal", "observe", "play_from", "play_games", "play_rounds"]
+__all__ = ["GameStates", "apply", "deal", "observe", "play_from", "play_games", "play_rounds", "stacked"]
 
 BLOCK_SIZE = 32768  # games played together: memory stays flat however many are asked for
 TRADE_WIDTH = 8  # trade-area columns a block starts with; it widens when a pull needs more
@@ -71,7 +71,19 @@ _DEALT = np.arange(rules.NUM_CARDS - 1, rules.NUM_CARDS - 1 - SEATS * rules.HAND
 )
 
 
-class _Next(IntEnum):
+def _seat_slots(rows: np.ndarray, seats: np.ndarray) -> np.ndarray:
+    """(k, 3) the flat indexes (into a (n, 2, 3) chain array) of each row's seat's three slots."""
+    return (rows * SEATS + seats)[:, None] * rules.MAX_SLOTS + _SLOT_IDS
+
+
+class _Phase:
+    """``Phase``'s values as plain ints: numpy compares an array with an int many times faster than
+    with an IntEnum member, and reading a member of an IntEnum class is slow too."""
+
+    BUY, OFFER, PLAY_FIRST, PLAY_SECOND, DISCARD, TRADE, SELL, OVER = (int(phase) for phase in Phase)
+
+
+class _Next:
     """Where a game goes on between decisions: the steps without a choice (values above ``Phase``'s)."""
 
     NEXT_TURN = 8
@@ -87,13 +99,13 @@ class _Next(IntEnum):
 
 # [the step a card was placed in] where the game goes on (the reference's ``_after_placing``).
 _AFTER_PLACING = np.full(len(Phase), -1, dtype=np.int64)
-_AFTER_PLACING[[Phase.OFFER, Phase.PLAY_FIRST, Phase.PLAY_SECOND, Phase.TRADE]] = [
+_AFTER_PLACING[[_Phase.OFFER, _Phase.PLAY_FIRST, _Phase.PLAY_SECOND, _Phase.TRADE]] = [
     _Next.CONTINUE_OFFER,
     _Next.OFFER_SECOND_PLAY,
     _Next.OFFER_DISCARD,
     _Next.CONTINUE_TRADE,
 ]
-_PASSING = (Phase.BUY, Phase.OFFER, Phase.PLAY_SECOND, Phase.DISCARD, Phase.TRADE)  # phases where PASS is legal
+_PASSING = (_Phase.BUY, _Phase.OFFER, _Phase.PLAY_SECOND, _Phase.DISCARD, _Phase.TRADE)  # phases where PASS is legal
 
 
 @dataclass
@@ -115,9 +127,9 @@ class GameStates(ArrayRecord):
     discard_size: np.ndarray  # (n,)
     removed_counts: np.ndarray  # (n, 8): sold cards out of play
     mover: np.ndarray  # (n,)
-    phase: np.ndarray  # (n,) the Phase of the mover's decision; Phase.OVER once the game ended
-    pending: np.ndarray  # (n,) in Phase.SELL the card waiting for the sale, else NONE
-    resume: np.ndarray  # (n,) in Phase.SELL the step the sale interrupted, else NONE
+    phase: np.ndarray  # (n,) the Phase of the mover's decision; _Phase.OVER once the game ended
+    pending: np.ndarray  # (n,) in _Phase.SELL the card waiting for the sale, else NONE
+    resume: np.ndarray  # (n,) in _Phase.SELL the step the sale interrupted, else NONE
     turn: np.ndarray  # (n,) turns started, 1 in the first
     step: np.ndarray  # (n,) decisions taken
     round_id: np.ndarray  # (n,) the game's id
@@ -134,6 +146,16 @@ class GameStates(ArrayRecord):
                 counts += (stones[:, None] == _STONE_IDS) * self.chain_lengths[:, seat, slot][:, None]
         counts += self.pending[:, None] == _STONE_IDS
         return counts
+
+
+def stacked(parts: Sequence[GameStates]) -> GameStates:
+    """The rows of ``parts`` in one record, in order (trade areas widened to the widest)."""
+    width = max(part.trade.shape[1] for part in parts)
+    trades = [np.pad(part.trade, ((0, 0), (0, width - part.trade.shape[1])), constant_values=NONE) for part in parts]
+    arrays = {
+        name: np.concatenate([part.arrays()[name] for part in parts]) for name in parts[0].arrays() if name != "trade"
+    }
+    return GameStates(trade=np.concatenate(trades), **arrays)
 
 
 def _counts(cards: np.ndarray, sizes: np.ndarray) -> np.ndarray:
@@ -202,35 +224,61 @@ def _checked_deals(deals: np.ndarray) -> np.ndarray:
 
 
 def observe(states: GameStates, rows: np.ndarray | None = None, variants: Variants = DEFAULT_VARIANTS) -> Observation:
-    """The mover's observation of the games in ``rows`` (default all), none of which is over."""
-    rows = np.arange(len(states.mover)) if rows is None else rows
-    mover = states.mover[rows]
-    phase = states.phase[rows]
-    hand_sizes = states.hand_sizes[rows]
-    chain_stones = states.chain_stones[rows]
-    chain_lengths = states.chain_lengths[rows]
-    trade_counts = states.trade_counts[rows]
+    """The mover's observation of the games in ``rows`` (default all, as read-only views of ``states``),
+    none of which is over."""
+    if rows is None:
+        fields_of = _read_only
+        rows = np.arange(len(states.mover))
+    else:
+        taken = rows
+
+        def fields_of(values: np.ndarray) -> np.ndarray:
+            return values.take(taken, axis=0)
+
+    mover = fields_of(states.mover)
+    phase = fields_of(states.phase)
+    hand_sizes = fields_of(states.hand_sizes)
+    chain_stones = fields_of(states.chain_stones)
+    chain_lengths = fields_of(states.chain_lengths)
+    trade_counts = fields_of(states.trade_counts)
     return Observation(
         seat=mover,
         phase=phase,
         legal_mask=_legal_mask(phase, mover, hand_sizes, chain_stones, chain_lengths, trade_counts, variants),
-        hand=states.hands[rows, mover],
+        hand=states.hands.reshape(-1, HAND_WIDTH).take(rows * SEATS + mover, axis=0),
         hand_sizes=hand_sizes,
         chain_stones=chain_stones,
         chain_lengths=chain_lengths,
-        slots=states.slots[rows],
-        coins=states.coins[rows],
+        slots=fields_of(states.slots),
+        coins=fields_of(states.coins),
         trade_counts=trade_counts,
-        discard=states.discard[rows],
-        removed_counts=states.removed_counts[rows],
-        pending=states.pending[rows],
-        resume=states.resume[rows],
-        deck_size=states.deck_size[rows],
-        turn=states.turn[rows],
-        round_id=states.round_id[rows],
-        step=states.step[rows],
+        discard=fields_of(states.discard),
+        removed_counts=fields_of(states.removed_counts),
+        pending=fields_of(states.pending),
+        resume=fields_of(states.resume),
+        deck_size=fields_of(states.deck_size),
+        turn=fields_of(states.turn),
+        round_id=fields_of(states.round_id),
+        step=fields_of(states.step),
         third_chain_cost=np.full(len(rows), variants.third_chain_cost, dtype=np.int64),
     )
+
+
+def _read_only(values: np.ndarray) -> np.ndarray:
+    view = values.view()
+    view.flags.writeable = False
+    return view
+
+
+# Bit a of a row's legal-action bits is set when action a is legal: the bits of each kind of action.
+_BITS = np.int64(1) << np.arange(NUM_ACTIONS, dtype=np.int64)
+_CHAIN_BITS = _BITS[CHAIN : CHAIN + NUM_STONES]
+_SELL_BITS = _BITS[SELL : SELL + rules.MAX_SLOTS]
+# [phase] the actions always legal in it (a BUY phase is only entered by a seat that can pay).
+_FIXED_BITS = np.zeros(len(Phase), dtype=np.int64)
+_FIXED_BITS[list(_PASSING)] |= _BITS[PASS]
+_FIXED_BITS[[_Phase.PLAY_FIRST, _Phase.PLAY_SECOND]] |= _BITS[PLAY]
+_FIXED_BITS[_Phase.BUY] |= _BITS[BUY]
 
 
 def _legal_mask(
@@ -242,20 +290,16 @@ def _legal_mask(
     trade_counts: np.ndarray,
     variants: Variants,
 ) -> np.ndarray:
-    """(n, NUM_ACTIONS) bool: the reference's ``legal_actions`` of each row (a BUY phase is only
-    entered by a seat that can pay)."""
-    rows = np.arange(len(phase))
-    legal = np.zeros((len(phase), NUM_ACTIONS), dtype=bool)
-    choosing_stone = (phase == Phase.OFFER) | (phase == Phase.TRADE)
-    legal[:, CHAIN : CHAIN + NUM_STONES] = (trade_counts > 0) & choosing_stone[:, None]
-    legal[:, SELL : SELL + rules.MAX_SLOTS] = _sellable(chain_stones[rows, mover], chain_lengths[rows, mover], variants)
-    legal[:, SELL : SELL + rules.MAX_SLOTS] &= (phase == Phase.SELL)[:, None]
-    legal[:, BUY] = phase == Phase.BUY
-    legal[:, PLAY] = (phase == Phase.PLAY_FIRST) | (phase == Phase.PLAY_SECOND)
-    legal[:, PASS] = np.isin(phase, _PASSING)
-    discarding = phase == Phase.DISCARD
-    legal[:, DISCARD:] = discarding[:, None] & (_HAND_COLUMNS < hand_sizes[rows, mover][:, None])
-    return legal
+    """(n, NUM_ACTIONS) bool: the reference's ``legal_actions`` of each row."""
+    bits = _FIXED_BITS[phase]
+    choosing_stone = (phase == _Phase.OFFER) | (phase == _Phase.TRADE)
+    bits[choosing_stone] |= (trade_counts[choosing_stone] > 0) @ _CHAIN_BITS
+    selling = np.flatnonzero(phase == _Phase.SELL)
+    seat = mover[selling]
+    bits[selling] |= _sellable(chain_stones[selling, seat], chain_lengths[selling, seat], variants) @ _SELL_BITS
+    discarding = np.flatnonzero(phase == _Phase.DISCARD)
+    bits[discarding] |= ((np.int64(1) << hand_sizes[discarding, mover[discarding]]) - 1) << DISCARD
+    return bits_to_bools(bits, NUM_ACTIONS)
 
 
 def _sellable(stones: np.ndarray, lengths: np.ndarray, variants: Variants) -> np.ndarray:
@@ -282,7 +326,7 @@ class _Steps:
     def __init__(self, states: GameStates, variants: Variants) -> None:
         self.s = states
         self.variants = variants
-        self.flow: tuple[tuple[_Next, Callable[[np.ndarray], None]], ...] = (
+        self.flow: tuple[tuple[int, Callable[[np.ndarray], None]], ...] = (
             (_Next.NEXT_TURN, self.next_turn),
             (_Next.AFTER_BUY, self.after_buy),
             (_Next.CONTINUE_OFFER, self.continue_offer),
@@ -298,7 +342,7 @@ class _Steps:
         s = self.s
         s.step += 1
         phase = s.phase
-        selling = phase == Phase.SELL
+        selling = phase == _Phase.SELL
         chaining = ~selling & (actions < SELL)
         passing = actions == PASS
         if selling.any():
@@ -306,33 +350,33 @@ class _Steps:
         buying = actions == BUY
         s.coins[np.flatnonzero(buying), s.mover[buying]] -= self.variants.third_chain_cost
         s.slots[np.flatnonzero(buying), s.mover[buying]] = rules.MAX_SLOTS
-        phase[buying | (passing & (phase == Phase.BUY))] = _Next.AFTER_BUY
+        phase[buying | (passing & (phase == _Phase.BUY))] = _Next.AFTER_BUY
         if chaining.any():
             self.chain_from_trade_area(np.flatnonzero(chaining), actions[chaining] - CHAIN)
-        offer_passed = np.flatnonzero(passing & (phase == Phase.OFFER))
+        offer_passed = np.flatnonzero(passing & (phase == _Phase.OFFER))
         if offer_passed.size:
             self.discard_leftovers(offer_passed)
         playing = np.flatnonzero(actions == PLAY)
         if playing.size:
             self.play_front_card(playing)
-        phase[passing & (phase == Phase.PLAY_SECOND)] = _Next.OFFER_DISCARD
+        phase[passing & (phase == _Phase.PLAY_SECOND)] = _Next.OFFER_DISCARD
         discarding = np.flatnonzero(actions >= DISCARD)
         if discarding.size:
             self.discard_from_hand(discarding, actions[discarding] - DISCARD)
-        phase[passing & (phase == Phase.DISCARD)] = _Next.FILL_TRADE_AREA
-        phase[passing & (phase == Phase.TRADE)] = _Next.END_TURN
+        phase[passing & (phase == _Phase.DISCARD)] = _Next.FILL_TRADE_AREA
+        phase[passing & (phase == _Phase.TRADE)] = _Next.END_TURN
         self.go_on()
 
     def go_on(self) -> None:
         """Move every game between decisions on through the steps without a choice."""
         phase = self.s.phase
-        moving = np.flatnonzero(phase > Phase.OVER)
+        moving = np.flatnonzero(phase > _Phase.OVER)
         while moving.size:
             for code, step in self.flow:
                 rows = moving[phase[moving] == code]
                 if rows.size:
                     step(rows)
-            moving = moving[phase[moving] > Phase.OVER]
+            moving = moving[phase[moving] > _Phase.OVER]
 
     # -- the steps without a choice (the reference's _next_turn, _after_buy, ...) ----------------
 
@@ -341,7 +385,7 @@ class _Steps:
         s.turn[rows] += 1
         mover = s.mover[rows]
         may_buy = (s.slots[rows, mover] == rules.BASE_SLOTS) & (s.coins[rows, mover] >= self.variants.third_chain_cost)
-        s.phase[rows] = np.where(may_buy, Phase.BUY, _Next.AFTER_BUY)
+        s.phase[rows] = np.where(may_buy, _Phase.BUY, _Next.AFTER_BUY)
 
     def after_buy(self, rows: np.ndarray) -> None:
         if self.variants.draw_at_turn_start:
@@ -350,12 +394,12 @@ class _Steps:
 
     def continue_offer(self, rows: np.ndarray) -> None:
         offered = self.s.trade_counts[rows].any(axis=1)
-        self.s.phase[rows] = np.where(offered, Phase.OFFER, _Next.OFFER_FIRST_PLAY)
+        self.s.phase[rows] = np.where(offered, _Phase.OFFER, _Next.OFFER_FIRST_PLAY)
 
     def offer_play(self, rows: np.ndarray) -> None:
         """Steps 2, 3 and 4 need a card in hand; with none the turn goes on to the trade area."""
         s = self.s
-        decision = s.phase[rows] - (_Next.OFFER_FIRST_PLAY - Phase.PLAY_FIRST)
+        decision = s.phase[rows] - (_Next.OFFER_FIRST_PLAY - _Phase.PLAY_FIRST)
         holding = s.hand_sizes[rows, s.mover[rows]] > 0
         s.phase[rows] = np.where(holding, decision, _Next.FILL_TRADE_AREA)
 
@@ -393,7 +437,7 @@ class _Steps:
 
     def continue_trade(self, rows: np.ndarray) -> None:
         offered = self.s.trade_counts[rows].any(axis=1)
-        self.s.phase[rows] = np.where(offered, Phase.TRADE, _Next.END_TURN)
+        self.s.phase[rows] = np.where(offered, _Phase.TRADE, _Next.END_TURN)
 
     def end_turn(self, rows: np.ndarray) -> None:
         """Step 6, then the game ends once the deck is empty (after seat 1's turn with ``finish_round``)."""
@@ -415,7 +459,7 @@ class _Steps:
                 for slot in range(rules.MAX_SLOTS):
                     selling = rows[s.chain_stones[rows, seat, slot] != NONE]
                     self.sell(selling, np.full(len(selling), seat), np.full(len(selling), slot))
-        s.phase[rows] = Phase.OVER
+        s.phase[rows] = _Phase.OVER
 
     def draw_to_hand(self, rows: np.ndarray, count: int) -> None:
         s = self.s
@@ -471,23 +515,23 @@ class _Steps:
 
     def place(self, rows: np.ndarray, stones: np.ndarray, steps: np.ndarray) -> None:
         """Place a card (notes, section 3): on its stone's chain, else in the first empty slot, else the
-        game waits in ``Phase.SELL`` for the mover to choose the chain to sell."""
+        game waits in ``_Phase.SELL`` for the mover to choose the chain to sell."""
         s = self.s
-        mover = s.mover[rows]
-        chains = s.chain_stones[rows, mover]
-        own = chains == stones[:, None]
-        empty = (chains == NONE) & (_SLOT_IDS < s.slots[rows, mover][:, None])
+        chains = _seat_slots(rows, s.mover.take(rows))  # flat indexes of the mover's three slots
+        stones_there = s.chain_stones.take(chains)
+        own = stones_there == stones[:, None]
+        empty = (stones_there == NONE) & (_SLOT_IDS < s.slots.take(chains[:, 0] // rules.MAX_SLOTS)[:, None])
         has_own = own.any(axis=1)
         fits = has_own | empty.any(axis=1)
         slot = np.where(has_own, np.argmax(own, axis=1), np.argmax(empty, axis=1))
-        placed, seat, slot = rows[fits], mover[fits], slot[fits]
-        s.chain_stones[placed, seat, slot] = stones[fits]
-        s.chain_lengths[placed, seat, slot] += 1
-        s.phase[placed] = _AFTER_PLACING[steps[fits]]
+        placed = chains[fits, 0] + slot[fits]
+        s.chain_stones.reshape(-1)[placed] = stones[fits]
+        s.chain_lengths.reshape(-1)[placed] += 1
+        s.phase[rows[fits]] = _AFTER_PLACING[steps[fits]]
         waiting = rows[~fits]
         s.pending[waiting] = stones[~fits]
         s.resume[waiting] = steps[~fits]
-        s.phase[waiting] = Phase.SELL
+        s.phase[waiting] = _Phase.SELL
 
     def sell_and_place(self, rows: np.ndarray, slots: np.ndarray) -> None:
         s = self.s
@@ -501,15 +545,18 @@ class _Steps:
         """Sell each row's chain in ``slots``: its coins to the seat, its cards out of play or to the
         discard pile as ``variants.sold_cards`` says."""
         s = self.s
-        stones = s.chain_stones[rows, seats, slots]
-        lengths = s.chain_lengths[rows, seats, slots]
+        chains = (rows * SEATS + seats) * rules.MAX_SLOTS + slots  # flat indexes of the chains sold
+        stones, lengths = s.chain_stones.take(chains), s.chain_lengths.take(chains)
         coins = COINS[stones, lengths]
-        s.coins[rows, seats] += coins
-        kept_out = {"removed": lengths, "discard": 0 * lengths, "bohnanza": coins}[self.variants.sold_cards]
-        s.removed_counts[rows, stones] += kept_out
-        self.to_discard_repeated(rows, stones, lengths - kept_out)
-        s.chain_stones[rows, seats, slots] = NONE
-        s.chain_lengths[rows, seats, slots] = 0
+        s.coins.reshape(-1)[rows * SEATS + seats] += coins
+        if self.variants.sold_cards == "removed":
+            kept_out = lengths
+        else:
+            kept_out = coins if self.variants.sold_cards == "bohnanza" else np.zeros_like(lengths)
+            self.to_discard_repeated(rows, stones, lengths - kept_out)
+        s.removed_counts.reshape(-1)[rows * NUM_STONES + stones] += kept_out
+        s.chain_stones.reshape(-1)[chains] = NONE
+        s.chain_lengths.reshape(-1)[chains] = 0
 
     def to_discard(self, rows: np.ndarray, stones: np.ndarray) -> None:
         s = self.s
@@ -586,7 +633,7 @@ def _play(states: GameStates, players: Players, variants: Variants) -> np.ndarra
     """(n, 2) the coins of every game of ``states`` played to its end (``states`` is used up)."""
     coins = np.zeros((len(states.mover), SEATS), dtype=np.int64)
     row = np.arange(len(states.mover))  # each game's row in ``coins``
-    going = states.phase != Phase.OVER
+    going = states.phase != _Phase.OVER
     while True:
         if not going.all():
             over = ~going
@@ -595,24 +642,24 @@ def _play(states: GameStates, players: Players, variants: Variants) -> np.ndarra
         if not row.size:
             return coins
         apply(states, _choices(states, players, variants), variants)
-        going = states.phase != Phase.OVER
+        going = states.phase != _Phase.OVER
 
 
 def _choices(states: GameStates, players: Players, variants: Variants) -> np.ndarray:
     """Each game's action, chosen by the strategy of its mover's seat and checked against the rules."""
     actions = np.empty(len(states.mover), dtype=np.int64)
     for strategy, seats in players.seats_of:
-        rows = np.arange(len(actions)) if players.single else np.flatnonzero(seats[states.mover])
-        if not rows.size:
+        rows = None if players.single else np.flatnonzero(seats[states.mover])
+        if rows is not None and not rows.size:
             continue
         observation = observe(states, rows, variants)
         chosen = np.asarray(strategy.choose(observation), dtype=np.int64)
         in_range = (chosen >= 0) & (chosen < NUM_ACTIONS)
-        legal = in_range & observation.legal_mask[np.arange(len(rows)), np.where(in_range, chosen, 0)]
+        legal = in_range & observation.legal_mask[np.arange(len(chosen)), np.where(in_range, chosen, 0)]
         if not legal.all():
             bad = int(np.argmin(legal))
             game, phase = int(observation.round_id[bad]), Phase(int(observation.phase[bad])).name
             action = describe(int(chosen[bad]))
             raise IllegalAction(f"{strategy_name(strategy)} chose {action} in game {game}, {phase}: not legal")
-        actions[rows] = chosen
+        actions[slice(None) if rows is None else rows] = chosen
     return actions

@@ -1,7 +1,7 @@
 """Gemstones strategies; importing this package registers them all."""
 
 from strategies import register_alias
-from strategies.gemstones import greedy, heuristic, uniform  # noqa: F401
+from strategies.gemstones import greedy, heuristic, mc, uniform  # noqa: F401
 
 # The strongest Gemstones strategy, as measured in docs/gemstones.md.
 register_alias("gemstones", "best", "heuristic")

@@ -1,0 +1,216 @@
+"""Monte-Carlo lookahead for Gemstones (``mc``) and its cheating yardstick (``oracle-mc``).
+
+``mc`` deals the cards its seat has not seen many times over, plays every legal action out in each
+of those worlds on the fast engine (``strategies.montecarlo``) with a rollout policy (``heuristic``)
+after it, and keeps the action that does best on average: its coins at the end of the game minus
+its opponent's. Every decision with a choice is looked ahead: buying the third chain, which stones
+to chain from the offer and the trade area, the second play, the discard, the chain to sell.
+``oracle-mc`` runs the same lookahead in the one true world.
+
+**What a seat knows** (``sim.gemstones.observation``): its own hand in order, both players' chains,
+coins and hand sizes, the trade area, the whole discard pile, the removed pile and the deck's size.
+The *unseen* cards are exactly the deck and the opponent's hand (``Observation.unseen_counts``).
+
+**The sampler.** A world shuffles the unseen cards uniformly: the first ones are the opponent's hand
+(front first), the rest the deck (drawn from its end). The trade area, of which a seat sees the
+stones but not the order, is laid out in stone order: the order only decides the order in which its
+leftovers reach the discard pile. Randomness is drawn per decision from ``decision_rng(seed, round
+id, step)``, so a decision does not depend on which others share the batch.
+
+**The rollouts** start from each world at the decision (``sim.gemstones.fast.GameStates``), take the
+candidate with ``fast.apply`` and play on with the rollout policy in both seats (``fast.play_from``).
+The rules rolled out are the defaults with the observed cost of the third chain (an observation
+does not say which other variants a game plays).
+
+**The oracle hook** (``strategies.montecarlo.Truth``): the code running an evaluation makes
+``truth_of(deals, round_ids)``, plays every seat with the strategies its ``watch`` returns and binds
+it: ``oracle.bind(truth)``. The oracle replays each game's deal through the actions taken so far on
+the fast engine, which gives the true state: the opponent's hand and the deck's order.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from typing import Annotated
+
+import numpy as np
+
+import strategies
+from sim.gemstones import fast, rules
+from sim.gemstones.engine import Variants
+from sim.gemstones.observation import NONE, Observation
+from strategies import SEED_MAX, Between, register
+from strategies.montecarlo import ActionTruth, Cheater, MonteCarlo, Rollouts, decision_rng
+
+SEATS = fast.SEATS
+MAX_SAMPLES = 10_000
+MAX_DECISIONS = 1024  # decisions a Truth keeps per game; a game takes about 160
+ROLLOUT_BATCH = fast.BLOCK_SIZE  # rollouts per fast-engine call: memory stays flat however many share a batch
+_STONE_IDS = np.arange(rules.NUM_STONES)
+
+
+def sample_worlds(observation: Observation, rngs: list[np.random.Generator], samples: int) -> fast.GameStates:
+    """``samples`` worlds per row of ``observation`` (row-major), row ``r`` drawn from ``rngs[r]`` alone."""
+    size = len(observation)
+    opponent_hands = np.full((size, samples, rules.HAND_WIDTH), NONE, dtype=np.int8)
+    decks = np.full((size, samples, rules.NUM_CARDS), NONE, dtype=np.int8)
+    for row, rng in enumerate(rngs):
+        unseen = np.repeat(_STONE_IDS, observation.unseen_counts(row)).astype(np.int8)
+        shuffled = unseen[np.argsort(rng.random((samples, len(unseen))), axis=1)]
+        held = int(observation.hand_sizes[row, 1 - int(observation.seat[row])])
+        opponent_hands[row, :, :held] = shuffled[:, :held]
+        decks[row, :, : len(unseen) - held] = shuffled[:, held:]
+    seen = observation.take(np.repeat(np.arange(size), samples))
+    return states_of(seen, opponent_hands.reshape(-1, rules.HAND_WIDTH), decks.reshape(-1, rules.NUM_CARDS))
+
+
+def states_of(observation: Observation, opponent_hands: np.ndarray, decks: np.ndarray) -> fast.GameStates:
+    """The games the rows of ``observation`` are at, given each one's opponent hand and deck."""
+    size = len(observation)
+    rows = np.arange(size)
+    seat = np.asarray(observation.seat, dtype=np.int64)
+    hands = np.full((size, SEATS, rules.HAND_WIDTH), NONE, dtype=np.int8)
+    hands[rows, seat] = observation.hand
+    hands[rows, 1 - seat] = opponent_hands
+    counts = np.asarray(observation.trade_counts, dtype=np.int64)
+    width = max(fast.TRADE_WIDTH, int(counts.sum(axis=1).max(initial=0)))
+    # Column j of the trade area holds the stone whose cumulative count first exceeds j.
+    stone = (np.arange(width)[None, :, None] >= counts.cumsum(axis=1)[:, None, :]).sum(axis=2)
+    trade = np.where(stone < rules.NUM_STONES, stone, NONE).astype(np.int8)
+    discard = np.asarray(observation.discard).astype(np.int8)
+    return fast.GameStates(
+        deck=decks,
+        deck_size=np.asarray(observation.deck_size, dtype=np.int64).copy(),
+        hands=hands,
+        hand_sizes=np.array(observation.hand_sizes, dtype=np.int64),
+        chain_stones=np.array(observation.chain_stones, dtype=np.int64),
+        chain_lengths=np.array(observation.chain_lengths, dtype=np.int64),
+        slots=np.array(observation.slots, dtype=np.int64),
+        coins=np.array(observation.coins, dtype=np.int64),
+        trade=trade,
+        trade_counts=counts.copy(),
+        discard=discard,
+        discard_size=(discard != NONE).sum(axis=1).astype(np.int64),
+        removed_counts=np.array(observation.removed_counts, dtype=np.int64),
+        mover=seat.copy(),
+        phase=np.array(observation.phase, dtype=np.int64),
+        pending=np.array(observation.pending, dtype=np.int64),
+        resume=np.array(observation.resume, dtype=np.int64),
+        turn=np.array(observation.turn, dtype=np.int64),
+        step=np.array(observation.step, dtype=np.int64),
+        round_id=np.array(observation.round_id, dtype=np.int64),
+    )
+
+
+def rules_seen(observation: Observation) -> Variants:
+    """The rules a lookahead rolls out: the defaults, with the third chain's observed cost."""
+    costs = np.unique(np.asarray(observation.third_chain_cost))
+    if len(costs) > 1:
+        raise ValueError("a batch of Gemstones decisions mixes third-chain costs")
+    return Variants(third_chain_cost=int(costs[0]) if len(costs) else Variants().third_chain_cost)
+
+
+class GemstonesLookahead(MonteCarlo):
+    """The Gemstones side of the lookahead; subclasses say which worlds to play in."""
+
+    def __init__(self, rollout: str) -> None:
+        self.policy = strategies.get("gemstones", rollout)
+
+    @abstractmethod
+    def worlds(self, observation: Observation) -> fast.GameStates:
+        """``worlds_per_decision`` games per row of ``observation``, row-major."""
+
+    def candidates(self, observation: Observation) -> np.ndarray:
+        return np.asarray(observation.legal_mask, dtype=bool)
+
+    def policy_candidate(self, observation: Observation, deciding: np.ndarray) -> np.ndarray:
+        return np.asarray(self.policy.choose(observation.take(deciding)), dtype=np.int64)
+
+    def action(self, observation: Observation, choice: np.ndarray) -> np.ndarray:
+        return choice.astype(np.int64)  # a candidate's slot is its action
+
+    def roll_out(self, observation: Observation, deciding: np.ndarray, rollouts: Rollouts) -> np.ndarray:
+        deciders = observation.take(deciding)
+        variants = rules_seen(deciders)
+        worlds = self.worlds(deciders)
+        start_at = rollouts.decision * self.worlds_per_decision + rollouts.world
+        margins = np.empty(len(start_at), dtype=np.int64)
+        for first in range(0, len(start_at), ROLLOUT_BATCH):
+            batch = slice(first, first + ROLLOUT_BATCH)
+            states = worlds.take(start_at[batch])
+            seat = states.mover.copy()
+            fast.apply(states, rollouts.candidate[batch], variants)
+            coins = fast.play_from(states, [self.policy] * SEATS, variants).points
+            rows = np.arange(len(seat))
+            margins[batch] = coins[rows, seat] - coins[rows, 1 - seat]  # our coins minus the opponent's
+        return margins
+
+
+@register("gemstones", "mc", deterministic=True)
+class MonteCarloLookahead(GemstonesLookahead):
+    """Monte-Carlo lookahead: deal the unseen cards many times, roll out each legal action, keep the best."""
+
+    def __init__(
+        self,
+        samples: Annotated[int, Between(2, MAX_SAMPLES)] = 16,
+        rollout: str = "heuristic",
+        seed: Annotated[int, Between(0, SEED_MAX)] = 0,
+        confidence: Annotated[float, Between(0.0, 100.0)] = 1.0,
+    ) -> None:
+        super().__init__(rollout)
+        self.worlds_per_decision = samples
+        self.seed = seed
+        self.confidence = confidence
+
+    def worlds(self, observation: Observation) -> fast.GameStates:
+        keys = zip(np.asarray(observation.round_id).tolist(), np.asarray(observation.step).tolist())
+        rngs = [decision_rng(self.seed, round_id, step) for round_id, step in keys]
+        return sample_worlds(observation, rngs, self.worlds_per_decision)
+
+
+class GameTruth(ActionTruth):
+    """A Truth keeping every action taken, to replay each game to where it is."""
+
+    def __init__(self, deals: np.ndarray, round_ids: np.ndarray) -> None:
+        super().__init__(deals, round_ids, MAX_DECISIONS, lambda observation: observation.step)
+
+    def states(self, observation: Observation) -> fast.GameStates:
+        """The true games of the rows of ``observation``: their deals replayed through the actions taken."""
+        rows = self.rows(np.asarray(observation.round_id, dtype=np.int64))
+        steps = np.asarray(observation.step, dtype=np.int64)
+        variants = rules_seen(observation)
+        going = np.argsort(steps, kind="stable")  # the rows of ``observation`` still being replayed
+        states = fast.deal(self.deals[rows[going]], observation.round_id[going], variants)
+        replayed: list[tuple[np.ndarray, fast.GameStates]] = []
+        for step in range(int(steps.max(initial=-1)) + 1):
+            there = steps[going] == step  # sorted by step: the first rows
+            if there.any():
+                replayed.append((going[there], states.take(np.flatnonzero(there))))
+                going, states = going[~there], states.take(np.flatnonzero(~there))
+            if going.size:
+                fast.apply(states, self.actions[rows[going], step].astype(np.int64), variants)
+        order, true_states = np.concatenate([part[0] for part in replayed]), fast.stacked([p[1] for p in replayed])
+        true_states = true_states.take(np.argsort(order))
+        if (true_states.phase != observation.phase).any() or (true_states.coins != observation.coins).any():
+            raise RuntimeError("oracle-mc's Truth missed actions: play with the strategies Truth.watch returns")
+        return true_states
+
+
+def truth_of(deals: np.ndarray, round_ids: np.ndarray) -> GameTruth:
+    """The ``Truth`` of Gemstones games: the deals and every action taken in them."""
+    return GameTruth(deals, round_ids)
+
+
+@register("gemstones", "oracle-mc", deterministic=True, cheating=True)
+class OracleLookahead(Cheater, GemstonesLookahead):
+    """CHEATS: mc's lookahead in the true world (sees the opponent's hand and the deck's order); needs
+    bind(truth_of(...)): see its module."""
+
+    worlds_per_decision = 1  # the true world is the only one, and rollouts in it are deterministic
+
+    def __init__(self, rollout: str = "heuristic") -> None:
+        super().__init__(rollout)
+
+    def worlds(self, observation: Observation) -> fast.GameStates:
+        truth: GameTruth = self.bound_truth()
+        return truth.states(observation)
