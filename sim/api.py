@@ -31,8 +31,9 @@ reads.
 
 **Decision ids.** A round (hand) of a whole game is numbered ``round_id(game, round)``, unique across
 the games of a run; a decision within it is its step. Seeded strategies draw from
-``decision_rng(their seed, round id, step, ...)`` (``strategies.montecarlo``), so a decision's
-randomness depends on nothing but which decision it is.
+``decision_rng(their seed, round id, step, ...)``, or take one number per row of a batch from
+``decision_uniforms(their seed, round ids, steps, ...)`` (both in ``strategies.montecarlo``), so a
+decision's randomness depends on nothing but which decision it is.
 """
 
 from __future__ import annotations

@@ -55,6 +55,38 @@ def decision_rng(seed: int, *key: int) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence([seed, *key]))
 
 
+# splitmix64's constants (Steele, Lea and Flood, "Fast splittable pseudorandom number generators", 2014).
+GOLDEN_GAMMA = np.uint64(0x9E3779B97F4A7C15)
+MIX_MULTIPLIERS = (np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB))
+MIX_SHIFTS = (np.uint64(30), np.uint64(27), np.uint64(31))
+FLOAT_BITS = 53  # a float64's significand: 53 random bits give every multiple of 2**-53 in [0, 1)
+
+
+def mix64(values: np.ndarray) -> np.ndarray:
+    """splitmix64's finalizer on uint64 values: a bijection whose every output bit depends on every input bit."""
+    mixed = (values ^ (values >> MIX_SHIFTS[0])) * MIX_MULTIPLIERS[0]
+    mixed = (mixed ^ (mixed >> MIX_SHIFTS[1])) * MIX_MULTIPLIERS[1]
+    return mixed ^ (mixed >> MIX_SHIFTS[2])
+
+
+def decision_uniforms(seed: int, *keys: np.ndarray) -> np.ndarray:
+    """One float64 in [0, 1) per row, a hash of ``seed`` (0 .. 2**64 - 1) and that row of each of
+    ``keys`` (integer arrays of one shape, e.g. round ids and steps): the counter-based, vectorized
+    counterpart of ``decision_rng(seed, *key).random()`` (not the same numbers).
+
+    A row's number depends on nothing but its seed and keys, so a decision draws the same whatever
+    else shares its batch. Keys are taken modulo 2**64 and folded in one after the other, each
+    through a splitmix64 round, so their order matters.
+    """
+    shape = np.broadcast_shapes(*(np.shape(key) for key in keys))
+    # Arrays throughout (never numpy scalars), so the wrap-around of uint64 products is silent.
+    state = mix64(np.full(shape, seed, dtype=np.uint64).reshape(-1) + GOLDEN_GAMMA)
+    for key in keys:
+        state = mix64((state + GOLDEN_GAMMA) ^ np.broadcast_to(key, shape).astype(np.uint64).reshape(-1))
+    bits = state >> np.uint64(64 - FLOAT_BITS)
+    return (bits.astype(np.float64) * 2.0**-FLOAT_BITS).reshape(shape)
+
+
 @dataclass(frozen=True)
 class Rollouts:
     """Every (decision, candidate, world) to play out, decision-major, then candidate, then world."""

@@ -36,7 +36,7 @@ INPUT = {
     # Player 1 is the human and saves at its first turn: the game the next command loads.
     "straights 44": "h\nc\nc\nc\nsave saved.json\n",
     # Names player 1, then pauses before the first round and saves (the program's way to stop).
-    "gemstones --players human,heuristic": "Ann\ny\ngems.json\n",
+    "gemstones --players human,best": "Ann\ny\ngems.json\n",
 }
 TIMEOUT = 120  # seconds a command may take before it counts as hung
 

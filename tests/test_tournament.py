@@ -413,4 +413,4 @@ def test_the_engine_defaults_to_the_fastest_the_game_has(tmp_path):
     done = cardsim("tournament", "--game", "gemstones", "--players", "heuristic,greedy", "--rounds", "4", "--games",
                    "--quiet", "--out", str(tmp_path / "run"))
     assert done.returncode == 0, done.stderr
-    assert RunStore(tmp_path / "run").read_config()["plan"]["engine"] == "reference"
+    assert RunStore(tmp_path / "run").read_config()["plan"]["engine"] == "fast"

@@ -4,4 +4,4 @@ from strategies import register_alias
 from strategies.gemstones import greedy, heuristic, mc, uniform  # noqa: F401
 
 # The strongest Gemstones strategy, as measured in docs/gemstones.md.
-register_alias("gemstones", "best", "heuristic")
+register_alias("gemstones", "best", "mc")

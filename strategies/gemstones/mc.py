@@ -152,7 +152,7 @@ class MonteCarloLookahead(GemstonesLookahead):
 
     def __init__(
         self,
-        samples: Annotated[int, Between(2, MAX_SAMPLES)] = 16,
+        samples: Annotated[int, Between(2, MAX_SAMPLES)] = 8,
         rollout: str = "heuristic",
         seed: Annotated[int, Between(0, SEED_MAX)] = 0,
         confidence: Annotated[float, Between(0.0, 100.0)] = 1.0,

@@ -16,7 +16,7 @@ from sim.crosscheck import Call, Decisions, recorders
 from sim.gemstones import fast, rules
 from sim.gemstones.engine import State, Variants
 from sim.gemstones.game import PACKS
-from sim.gemstones.observation import BUY, NONE, Observation
+from sim.gemstones.observation import BUY, CHAIN, NONE, PLAY, SELL, Observation
 from sim.lockstep import DealError
 
 VARIANTS = {
@@ -89,10 +89,27 @@ def test_fast_engine_plays_move_for_move_as_the_reference(name):
 # --------------------------------------------------------------------------- the rules at every decision
 
 
-def chains_sold(before: fast.GameStates, after: fast.GameStates) -> np.ndarray:
-    """(n, 2) the coins of the chains each seat no longer holds (sold), by the coin table."""
-    stones, lengths = before.chain_stones, before.chain_lengths
-    gone = (stones != NONE) & ((after.chain_stones != stones) | (after.chain_lengths < lengths))
+def placed_stones(before: fast.GameStates, actions: np.ndarray) -> np.ndarray:
+    """(n,) the stone each action puts on the mover's chains (chained, played or waiting for the
+    sale), NONE for the other actions."""
+    rows = np.arange(len(actions))
+    front = before.hands[rows, before.mover, 0].astype(np.int64)
+    return np.select(
+        [before.phase == fast.Phase.SELL, actions < SELL, actions == PLAY],
+        [before.pending, actions - CHAIN, front],
+        NONE,
+    )
+
+
+def chains_sold(before: fast.GameStates, after: fast.GameStates, actions: np.ndarray, variants: Variants) -> np.ndarray:
+    """(n, 2) the coins of the chains each seat no longer holds (sold), by the coin table. A game that
+    ended with a final sale sold its chains as they were after this action's card joined one."""
+    stones, lengths = before.chain_stones, before.chain_lengths.copy()
+    if variants.final_sale:
+        ended = np.flatnonzero(after.phase == fast.Phase.OVER)
+        mover = before.mover[ended]
+        lengths[ended, mover] += stones[ended, mover] == placed_stones(before, actions)[ended, None]
+    gone = (stones != NONE) & ((after.chain_stones != stones) | (after.chain_lengths < before.chain_lengths))
     return np.where(gone, fast.COINS[np.maximum(stones, 0), lengths], 0).sum(axis=2)
 
 
@@ -110,7 +127,9 @@ def check_rules(before: fast.GameStates, after: fast.GameStates, actions: np.nda
     bought = np.zeros_like(after.coins)
     bought[np.arange(len(actions)), before.mover] = actions == BUY
     earned = after.coins - before.coins + bought * variants.third_chain_cost
-    np.testing.assert_array_equal(earned, chains_sold(before, after), err_msg="coins not from the coin table")
+    np.testing.assert_array_equal(
+        earned, chains_sold(before, after, actions, variants), err_msg="coins not from the coin table"
+    )
     assert (after.deck_size <= before.deck_size).all()
     assert (after.hand_sizes <= rules.HAND_WIDTH).all()
 
