@@ -95,7 +95,8 @@ class Recorder:
 
     def choose(self, observation: Any) -> np.ndarray:
         chosen = np.asarray(self.strategy.choose(observation))
-        fields = {name: np.asarray(value) for name, value in observation.arrays().items()}
+        # Copies: a fast engine may hand out views of its own state, which the next step changes.
+        fields = {name: np.array(value) for name, value in observation.arrays().items()}
         self.log.append(Call(len(self.log), fields, chosen.copy()))
         return chosen
 

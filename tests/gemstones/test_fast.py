@@ -209,3 +209,13 @@ def test_an_illegal_action_names_the_strategy():
         fast.play_rounds(PACKS.deals(1, 0, 4), [Buyer(), Buyer()])
     with pytest.raises(ValueError, match="needs 2 strategies"):
         fast.play_rounds(PACKS.deals(1, 0, 4), [Buyer()])
+
+
+def test_cardsim_crosscheck_compares_every_decision_under_a_variant_and_one_strategy_in_both_seats():
+    """One strategy object in both seats gets read-only views of the engine's own arrays: what the
+    cross-check keeps of them must not change as play goes on."""
+    from sim.crosscheck import crosscheck
+
+    report = crosscheck("gemstones", 30, 3, ("greedy", "greedy"), rules="sold_cards=discard")
+    assert report.ok, report.format()
+    assert report.actions > 4000 and "gemstones (sold_cards=discard)" in report.format()
