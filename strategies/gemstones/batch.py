@@ -126,7 +126,10 @@ class Chains:
 
     def holding(self, stones: np.ndarray) -> np.ndarray:
         """(n, k) bool: whether a chain of each of ``stones`` (n, k) is on the table (``NONE``: no)."""
-        return (stones[:, :, None] == self.stones[:, None, :]).any(axis=2) & (stones != NONE)
+        # A bit per stone held: a seat's chains are of distinct stones, so the slots' bits add up.
+        bits = np.where(self.stones == NONE, 0, np.left_shift(1, np.maximum(self.stones, 0)))
+        held = bits[:, 0] + bits[:, 1] + bits[:, 2]
+        return ((held[:, None] >> np.maximum(stones, 0)) & 1).astype(bool) & (stones != NONE)
 
     def fits(self, stones: np.ndarray) -> np.ndarray:
         """(n,) bool: a card of ``stones`` (n,) goes onto a chain or an empty slot without a sale
