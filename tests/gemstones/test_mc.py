@@ -80,13 +80,12 @@ def test_the_oracle_replays_the_true_game_and_needs_a_truth():
     oracle = strategies.get("gemstones", "oracle-mc")
     with pytest.raises(RuntimeError, match="bind"):
         oracle.choose(OBSERVED.take(np.arange(3)))
-    truth = mc.truth_of(deals, ids)
+    truth = mc.truth_of(deals[:4], ids[:4])
     oracle.bind(truth)
     heuristic = strategies.get("gemstones", "heuristic")
-    lineup = truth.watch([oracle, heuristic])
-    coins = fast.play_rounds(deals, lineup, ids).points
-    plain = fast.play_rounds(deals, [heuristic, heuristic], ids).points
-    assert (coins[:, 0] - coins[:, 1]).mean() > (plain[:, 0] - plain[:, 1]).mean()
+    coins = fast.play_rounds(deals[:4], truth.watch([oracle, heuristic]), ids[:4]).points
+    plain = fast.play_rounds(deals[:4], [heuristic, heuristic], ids[:4]).points
+    assert (coins[:, 0] - coins[:, 1]).sum() > (plain[:, 0] - plain[:, 1]).sum()
     # Mid-game, the replayed states are the games themselves, hidden cards and all.
     states = fast.deal(deals, ids)
     for _ in range(60):
