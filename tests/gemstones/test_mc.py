@@ -80,11 +80,11 @@ def test_the_oracle_replays_the_true_game_and_needs_a_truth():
     oracle = strategies.get("gemstones", "oracle-mc")
     with pytest.raises(RuntimeError, match="bind"):
         oracle.choose(OBSERVED.take(np.arange(3)))
-    truth = mc.truth_of(deals[:4], ids[:4])
+    truth = mc.truth_of(deals[:2], ids[:2])
     oracle.bind(truth)
     heuristic = strategies.get("gemstones", "heuristic")
-    coins = fast.play_rounds(deals[:4], truth.watch([oracle, heuristic]), ids[:4]).points
-    plain = fast.play_rounds(deals[:4], [heuristic, heuristic], ids[:4]).points
+    coins = fast.play_rounds(deals[:2], truth.watch([oracle, heuristic]), ids[:2]).points
+    plain = fast.play_rounds(deals[:2], [heuristic, heuristic], ids[:2]).points
     assert (coins[:, 0] - coins[:, 1]).sum() > (plain[:, 0] - plain[:, 1]).sum()
     # Mid-game, the replayed states are the games themselves, hidden cards and all.
     states = fast.deal(deals, ids)
