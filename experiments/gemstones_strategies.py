@@ -18,11 +18,8 @@ from pathlib import Path
 
 import numpy as np
 
-import strategies
 from experiments import head_to_head
 from sim import games, stats
-from sim.gemstones import fast
-from sim.gemstones.game import GAME as GEMSTONES
 from strategies.gemstones.mc import truth_of
 
 GAME = "gemstones"
@@ -36,24 +33,6 @@ LOOKAHEAD_PAIRS = ((MC, "heuristic"), (MC, "greedy"))
 ORACLE_DEALS = 100  # deals of the game-by-game comparison, each played with the seats swapped
 TIMING_GAMES = 2
 DOC = Path(__file__).resolve().parent.parent / "docs" / "gemstones.md"
-
-
-def margins_against_heuristic(spec: str, deals: int) -> np.ndarray:
-    """Per deal, ``spec``'s coins minus the heuristic's, summed over both seatings of the deal."""
-    dealt, ids = GEMSTONES.deals(SEED + 1, 0, deals), np.arange(deals)
-    heuristic = strategies.get(GAME, "heuristic")
-    margin = np.zeros(deals, dtype=np.int64)
-    for seat in (0, 1):
-        player = strategies.get(GAME, spec)
-        lineup = [heuristic, heuristic]
-        lineup[seat] = player
-        if hasattr(player, "bind"):
-            truth = truth_of(dealt, ids)
-            player.bind(truth)
-            lineup = truth.watch(lineup)
-        coins = fast.play_rounds(dealt, lineup, ids).points
-        margin += coins[:, seat] - coins[:, 1 - seat]
-    return margin
 
 
 def margin_line(name: str, margin: np.ndarray) -> str:
@@ -73,7 +52,10 @@ def main() -> None:
     lookahead = [
         head_to_head.play(GAME, a, b, arguments.lookahead_games, SEED, arguments.jobs) for a, b in LOOKAHEAD_PAIRS
     ]
-    mc_margin, oracle_margin = (margins_against_heuristic(spec, ORACLE_DEALS) for spec in (MC, "oracle-mc"))
+    mc_margin, oracle_margin = (
+        head_to_head.margins_against(GAME, spec, "heuristic", ORACLE_DEALS, SEED + 1, truth_of)
+        for spec in (MC, "oracle-mc")
+    )
     times = head_to_head.decision_times(GAME, MC, "heuristic", (0,), SEED + 2, TIMING_GAMES)
     text = "\n".join(
         [

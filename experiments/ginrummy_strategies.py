@@ -18,11 +18,8 @@ from pathlib import Path
 
 import numpy as np
 
-import strategies
 from experiments import head_to_head
 from sim import games, stats
-from sim.ginrummy import fast
-from sim.ginrummy.game import GAME as GIN
 from strategies.ginrummy.mc import truth_of
 
 GAME = "ginrummy"
@@ -36,24 +33,6 @@ LOOKAHEAD_PAIRINGS = ((MC, "simple"), (MC, "cs340"), (MC, "heuristic"))
 HAND_DEALS = 300  # deals of the hand-by-hand comparison, each played with the seats swapped
 TIMING_HANDS = 6
 DOC = Path(__file__).resolve().parent.parent / "docs" / "ginrummy.md"
-
-
-def margins_against_heuristic(spec: str, deals: int) -> np.ndarray:
-    """Per deal, ``spec``'s points minus the heuristic's, summed over both seatings of the deal."""
-    dealt, ids = GIN.deals(SEED + 1, 0, deals), np.arange(deals)
-    heuristic = strategies.get(GAME, "heuristic")
-    margin = np.zeros(deals, dtype=np.int64)
-    for seat in (0, 1):
-        player = strategies.get(GAME, spec)
-        lineup = [heuristic, heuristic]
-        lineup[seat] = player
-        if hasattr(player, "bind"):
-            truth = truth_of(dealt, ids)
-            player.bind(truth)
-            lineup = truth.watch(lineup)
-        points = fast.play_rounds(dealt, lineup, ids).points
-        margin += points[:, seat] - points[:, 1 - seat]
-    return margin
 
 
 def margin_line(name: str, margin: np.ndarray) -> str:
@@ -74,37 +53,42 @@ def main() -> None:
     lookahead = [
         head_to_head.play(GAME, a, b, arguments.lookahead_games, SEED, arguments.jobs) for a, b in LOOKAHEAD_PAIRINGS
     ]
-    mc_margin, oracle_margin = (margins_against_heuristic(spec, HAND_DEALS) for spec in (MC, "oracle-mc"))
+    mc_margin, oracle_margin = (
+        head_to_head.margins_against(GAME, spec, "heuristic", HAND_DEALS, SEED + 1, truth_of)
+        for spec in (MC, "oracle-mc")
+    )
     closed = stats.ratio_interval(mc_margin, oracle_margin, CONFIDENCE)  # deal by deal: the same deals
     times = head_to_head.decision_times(GAME, MC, "heuristic", (0,), SEED + 2, TIMING_HANDS)
-    text = "\n".join([
-        f"Seed {SEED}, deal version {games.load(GAME).deal_version}, fast engine. Every deal is played with the"
-        " seats swapped; Gin Rummy has no draws, so A's score is its win rate.",
-        "",
-        f"{arguments.games:,} deals per pairing:",
-        "",
-        head_to_head.table(records, CONFIDENCE),
-        "",
-        f"With the lookahead (`{MC}`, the defaults: 48 worlds a decision, inference from 32 times as many), "
-        f"{arguments.lookahead_games:,} deals per pairing:",
-        "",
-        head_to_head.table(lookahead, CONFIDENCE),
-        "",
-        f"Hand by hand against the heuristic, points per hand (mine minus the heuristic's), {HAND_DEALS:,}"
-        f" deals of seed {SEED + 1}, each played in both seats, {CONFIDENCE:.0%} intervals:",
-        "",
-        "| strategy | deals | points per hand | interval |",
-        "| --- | ---: | ---: | --- |",
-        margin_line("mc", mc_margin),
-        margin_line("oracle-mc (cheats: sees the opponent's hand and the stock)", oracle_margin),
-        "",
-        f"mc closes {closed.estimate:.1%} [{closed.low:.1%}, {closed.high:.1%}] of the heuristic-to-oracle gap"
-        " on these deals. mc's time per decision on"
-        f" the reference engine (one observation per call, as `cardsim play` asks), one core, over the"
-        f" {len(times):,} decisions with a choice in {TIMING_HANDS} hands: median"
-        f" **{np.median(times) * 1000:.0f} ms**, 90th percentile {np.percentile(times, 90) * 1000:.0f} ms,"
-        f" slowest {times.max() * 1000:.0f} ms.",
-    ])
+    text = "\n".join(
+        [
+            f"Seed {SEED}, deal version {games.load(GAME).deal_version}, fast engine. Every deal is played with the"
+            " seats swapped; Gin Rummy has no draws, so A's score is its win rate.",
+            "",
+            f"{arguments.games:,} deals per pairing:",
+            "",
+            head_to_head.table(records, CONFIDENCE),
+            "",
+            f"With the lookahead (`{MC}`, the defaults: 48 worlds a decision, inference from 32 times as many), "
+            f"{arguments.lookahead_games:,} deals per pairing:",
+            "",
+            head_to_head.table(lookahead, CONFIDENCE),
+            "",
+            f"Hand by hand against the heuristic, points per hand (mine minus the heuristic's), {HAND_DEALS:,}"
+            f" deals of seed {SEED + 1}, each played in both seats, {CONFIDENCE:.0%} intervals:",
+            "",
+            "| strategy | deals | points per hand | interval |",
+            "| --- | ---: | ---: | --- |",
+            margin_line("mc", mc_margin),
+            margin_line("oracle-mc (cheats: sees the opponent's hand and the stock)", oracle_margin),
+            "",
+            f"mc closes {closed.estimate:.1%} [{closed.low:.1%}, {closed.high:.1%}] of the heuristic-to-oracle gap"
+            " on these deals. mc's time per decision on"
+            f" the reference engine (one observation per call, as `cardsim play` asks), one core, over the"
+            f" {len(times):,} decisions with a choice in {TIMING_HANDS} hands: median"
+            f" **{np.median(times) * 1000:.0f} ms**, 90th percentile {np.percentile(times, 90) * 1000:.0f} ms,"
+            f" slowest {times.max() * 1000:.0f} ms.",
+        ]
+    )
     print(text)
     if not arguments.no_write:
         head_to_head.replace_results(DOC, text)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,6 +22,7 @@ import numpy as np
 import strategies
 from sim import games, stats, tournament
 from sim.results import RunStore
+from strategies.montecarlo import Truth
 
 RESULTS = Path(__file__).resolve().parent.parent / "results" / "experiments"
 BEGIN, END = "<!-- results:begin -->", "<!-- results:end -->"
@@ -64,6 +65,29 @@ def decision_times(game: str, spec: str, other: str, seats: Sequence[int], seed:
     return np.array(times)
 
 
+def margins_against(
+    game: str, spec: str, other: str, deals: int, seed: int, truth_of: Callable[[np.ndarray, np.ndarray], Truth]
+) -> np.ndarray:
+    """Per deal of ``seed``, ``spec``'s points minus ``other``'s, summed over both seatings of the deal
+    (two-player games, fast engine, round by round). A cheating ``spec`` is bound to ``truth_of``'s
+    Truth of the deals and every seat is watched."""
+    record = games.load(game)
+    dealt, ids = record.deals(seed, 0, deals), np.arange(deals)
+    opponent = strategies.get(game, other)
+    margin = np.zeros(deals, dtype=np.int64)
+    for seat in (0, 1):
+        player = strategies.get(game, spec)
+        lineup = [opponent, opponent]
+        lineup[seat] = player
+        if hasattr(player, "bind"):
+            truth = truth_of(dealt, ids)
+            player.bind(truth)
+            lineup = truth.watch(lineup)
+        points = record.play_rounds["fast"](dealt, lineup, ids).points
+        margin += points[:, seat] - points[:, 1 - seat]
+    return margin
+
+
 def play(game: str, a: str, b: str, deals: int, seed: int, jobs: int) -> Record:
     """A's record against B over ``deals`` whole games, each in every duplicate seating."""
     plan = tournament.Plan(game, (a, b), rounds=deals, seed=seed, duplicate=True, games=True, keep_rounds=False)
@@ -80,8 +104,10 @@ def table(records: list[Record], confidence: float) -> str:
     ]
     for record in records:
         score = record.score(confidence)
-        lines.append(f"| {record.a} | {record.b} | {record.games:,} | {record.wins:,} | {record.draws:,} "
-                     f"| {record.losses:,} | {score.estimate:.1%} | {score.low:.1%} – {score.high:.1%} |")
+        lines.append(
+            f"| {record.a} | {record.b} | {record.games:,} | {record.wins:,} | {record.draws:,} "
+            f"| {record.losses:,} | {score.estimate:.1%} | {score.low:.1%} – {score.high:.1%} |"
+        )
     return "\n".join(lines)
 
 
