@@ -39,7 +39,7 @@ from sim import games
 from sim.api import Strategy
 from sim.dealing import DEALS_PER_BLOCK
 from sim.files import atomic_write_bytes
-from sim.workers import exit_with_parent, usable_cores
+from sim.workers import local_workers, usable_cores
 
 BATCH_SIZES = (1_000, 10_000, 100_000, 1_000_000)
 SEED = 20240
@@ -150,11 +150,6 @@ class Workload:
         return Timing(count, player.decisions, deal_seconds, play_seconds, peak_memory_mb())
 
 
-def _play_in_worker(workload: Workload, start: int, count: int) -> Timing:
-    exit_with_parent()
-    return workload.play(start, count)
-
-
 def peak_memory_mb() -> float:
     """The peak resident memory of this process so far, in MB.
 
@@ -253,7 +248,7 @@ def measure_all_cores(parallel: Parallel, workload: Workload, batch: int, cores:
     ``effort.repeats``.
     """
     tasks = split_into_tasks(batch, cores)
-    parallel(delayed(_play_in_worker)(workload, offset, min(size, DEALS_PER_BLOCK)) for offset, size in tasks[:cores])
+    parallel(delayed(workload.play)(offset, min(size, DEALS_PER_BLOCK)) for offset, size in tasks[:cores])
     stride = math.ceil(batch / DEALS_PER_BLOCK) * DEALS_PER_BLOCK  # every call starts on a fresh block
     start = stride
     best = Speed(0.0, 0.0, 0.0, 0.0)
@@ -263,7 +258,7 @@ def measure_all_cores(parallel: Parallel, workload: Workload, batch: int, cores:
         wall = play_wall = 0.0
         while wall < effort.min_seconds:
             began = time.perf_counter()
-            timings = parallel(delayed(_play_in_worker)(workload, start + offset, size) for offset, size in tasks)
+            timings = parallel(delayed(workload.play)(start + offset, size) for offset, size in tasks)
             wall += time.perf_counter() - began
             playing: dict[int, float] = defaultdict(float)
             for timing in timings:
@@ -295,7 +290,7 @@ def run(
     game = games.load(game_name)
     strategy = bench_strategy(game_name)
     core_counts = sorted({1, cores})
-    with Parallel(n_jobs=cores, backend="loky") as parallel:
+    with local_workers(cores), Parallel() as parallel:
         reference = Workload(game_name, REFERENCE_ENGINE, strategy)
         per_core = reference_batch(reference, effort)
         baseline = {used: measure(parallel, reference, per_core * used, used, effort) for used in core_counts}

@@ -22,7 +22,7 @@ import strategies as strategy_registry
 from sim import games
 from sim.api import Strategy
 from sim.play import play_out
-from sim.workers import exit_with_parent
+from sim.workers import local_workers
 
 CHUNK_SIZE = 4096  # deals compared per fast-engine call
 
@@ -160,10 +160,9 @@ def crosscheck(
         from joblib import Parallel, delayed
 
         # In span order, so the first divergence met is the first in deal order.
-        parallel = Parallel(n_jobs=jobs, return_as="generator")
-        checked = parallel(
-            delayed(_check_span_in_worker)(game, rules, seed, players, first, count) for first, count in spans
-        )
+        with local_workers(jobs):
+            parallel = Parallel(return_as="generator")
+        checked = parallel(delayed(_check_span)(game, rules, seed, players, first, count) for first, count in spans)
     names = tuple(_describe(strategy) for strategy in strategies)
     label = f"{game} ({record.rules})" if record.rules else game
     compared_rounds = compared_actions = 0
@@ -175,12 +174,6 @@ def crosscheck(
         if progress is not None:
             progress(compared_rounds)
     return CrosscheckReport(label, seed, names, compared_rounds, compared_actions)
-
-
-def _check_span_in_worker(*span: Any) -> tuple[int, int, Divergence | None]:
-    """``_check_span`` in a worker process, which ends if this process is killed."""
-    exit_with_parent()
-    return _check_span(*span)
 
 
 def _check_span(

@@ -31,7 +31,7 @@ from sim import games, seating, stats
 from sim.console import progress_bar
 from sim.games import Game
 from sim.results import RunStore
-from sim.workers import exit_with_parent
+from sim.workers import local_workers
 
 # A chunk is at most this many deals: on a fast engine a chunk is a few batches, so bigger chunks
 # amortize a batch's steps whose few hands are still going (Gin Rummy: 37k hands/s a core in chunks
@@ -357,13 +357,14 @@ def _execute(plan: Plan, todo: Iterable[int], jobs: int, backend: str) -> Iterat
     from joblib import Parallel, delayed, parallel_config
 
     modules = registering_modules(plan)
-    local = backend == "loky"  # Dask's workers belong to the cluster: they are not ours to stop
-    with parallel_config(backend=backend, n_jobs=jobs), warnings.catch_warnings():
+    # Dask's workers belong to the cluster: they are not ours to stop or to shield from Ctrl-C.
+    workers = local_workers(jobs) if backend == "loky" else parallel_config(backend=backend, n_jobs=jobs)
+    with workers, warnings.catch_warnings():
         # A run stopped early (Ctrl-C) leaves chunks finished but not stored; joblib warns of them.
         # They are not lost results: resuming plays them again, as the interrupted line says.
         warnings.filterwarnings("ignore", message=r".*executed\s+but not used", category=UserWarning)
         parallel = Parallel(return_as="generator_unordered")
-        results = parallel(delayed(_play_chunk_in_worker)(plan, index, modules, local) for index in todo)
+        results = parallel(delayed(_play_chunk_in_worker)(plan, index, modules) for index in todo)
         yield from results
 
 
@@ -387,9 +388,7 @@ def registering_modules(plan: Plan) -> list[str]:
     return sorted(modules)
 
 
-def _play_chunk_in_worker(plan: Plan, index: int, modules: list[str], local: bool) -> ChunkResult:
-    if local:
-        exit_with_parent()
+def _play_chunk_in_worker(plan: Plan, index: int, modules: list[str]) -> ChunkResult:
     for module in modules:
         importlib.import_module(module)
     return play_chunk(plan, index)

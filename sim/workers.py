@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import os
+import signal
 import threading
 import time
+from contextlib import AbstractContextManager
+from typing import Any
 
-from joblib import cpu_count
+from joblib import cpu_count, parallel_config
 
 PARENT_CHECK_SECONDS = 1.0
-
-_watching_parent = False
 
 
 def usable_cores() -> int:
@@ -28,18 +29,29 @@ def worker_count(requested: int, available: int) -> tuple[int, str | None]:
     return requested, None
 
 
-def exit_with_parent() -> None:
+def local_workers(jobs: int) -> AbstractContextManager[Any]:
+    """joblib's configuration, as a context, for ``jobs`` worker processes on this machine.
+
+    The workers (loky) ignore Ctrl-C and exit as soon as the process that started them is gone. A
+    terminal sends Ctrl-C to the whole process group; the parent alone answers it (joblib stops the
+    workers, the command says what was kept), where a worker caught between two tasks would print a
+    traceback of its own.
+    """
+    return parallel_config(backend="loky", n_jobs=jobs, initializer=_start_local_worker)
+
+
+def _start_local_worker() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _exit_with_parent()
+
+
+def _exit_with_parent() -> None:
     """In a worker process: exit as soon as the process that started it is gone.
 
     joblib's loky workers otherwise wait for work for ever when their parent is killed (SIGKILL, a
     CI time-out, the OOM killer), holding their memory. A daemon thread notices the parent's end
-    (the worker is handed to another parent) within a second. Call it at the start of every task;
-    only the first call in a process starts the thread.
+    (the worker is handed to another parent) within a second.
     """
-    global _watching_parent
-    if _watching_parent:
-        return
-    _watching_parent = True
     parent = os.getppid()
 
     def watch() -> None:
