@@ -29,16 +29,15 @@ import time
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any
 
 import numpy as np
 from joblib import Parallel, delayed
 
 import strategies
 from sim import games
-from sim.api import Strategy
 from sim.dealing import DEALS_PER_BLOCK
 from sim.files import atomic_write_bytes
+from sim.timing import TimedStrategy
 from sim.workers import local_workers, usable_cores
 
 BATCH_SIZES = (1_000, 10_000, 100_000, 1_000_000)
@@ -111,19 +110,6 @@ class Table:
     seconds: float
 
 
-class CountingStrategy:
-    """A strategy's stand-in that counts the decisions it answers (the rows of each observation)."""
-
-    def __init__(self, strategy: Strategy) -> None:
-        self.strategy = strategy
-        self.name = getattr(strategy, "name", type(strategy).__name__)  # what engines name in their errors
-        self.decisions = 0
-
-    def choose(self, observation: Any) -> np.ndarray:
-        self.decisions += len(observation)
-        return self.strategy.choose(observation)
-
-
 @dataclass(frozen=True)
 class Workload:
     """What a measurement plays: one engine of a game, every seat played by one strategy."""
@@ -136,7 +122,7 @@ class Workload:
         """Deal and play the seeded deals ``start`` .. ``start + count - 1``, a deal block at a time."""
         game = games.load(self.game)
         play_rounds = game.play_rounds[self.engine]
-        player = CountingStrategy(strategies.get(self.game, self.strategy))
+        player = TimedStrategy(strategies.get(self.game, self.strategy))
         seats = [player] * game.num_seats  # one object in every seat, as a fast engine plays it cheapest
         deal_seconds = play_seconds = 0.0
         for block_start in range(start, start + count, DEALS_PER_BLOCK):

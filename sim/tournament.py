@@ -31,6 +31,7 @@ from sim import games, seating, stats
 from sim.console import progress_bar
 from sim.games import Game
 from sim.results import RunStore
+from sim.timing import TimedStrategy, percentile_seconds
 from sim.workers import local_workers
 
 # A chunk is at most this many deals: on a fast engine a chunk is a few batches, so bigger chunks
@@ -118,7 +119,7 @@ def play_chunk(plan: Plan, index: int) -> ChunkResult:
     game = plan.validate()
     start, stop = plan.chunk_span(index)
     ids = np.arange(start, stop, dtype=np.int64)
-    built = {spec: strategy_registry.get(plan.game, spec) for spec in plan.strategy_names}
+    built = {spec: TimedStrategy(strategy_registry.get(plan.game, spec)) for spec in plan.strategy_names}
     seatings = plan.seatings(game)
     # Per seating: points (B, seats); for whole games also rounds (B,) and winners (B, seats).
     seating_points: list[np.ndarray] = []
@@ -140,6 +141,7 @@ def play_chunk(plan: Plan, index: int) -> ChunkResult:
     rounds = np.stack(seating_rounds) if plan.games else None
     winners = np.stack(seating_winners) if plan.games else None
     aggregates = summarize_chunk(plan, game, points, rounds, winners)
+    aggregates["timing"] = {spec: strategy.aggregates() for spec, strategy in built.items()}
     rows = chunk_rows(plan, seatings, ids, points, rounds, winners) if plan.keep_rounds else None
     return ChunkResult(index, stop - start, aggregates, rows)
 
@@ -170,7 +172,10 @@ def _moments(values: np.ndarray) -> dict[str, float]:
 
 
 LOSS, DRAW, WIN = 0, 1, 2  # a seat's outcome of a whole game
-AGGREGATES_VERSION = 2  # 1: "wins" counted shared wins; 2: wins, draws and losses apart
+# Two per-deal means closer than this are equal: they are sums of the same integers in another order.
+TIE_TOLERANCE = 1e-9
+AGGREGATES_VERSION = 3  # 1: "wins" counted shared wins; 2: wins, draws and losses apart; 3: per-deal
+# wins, draws and losses of each pair, "best" for "fewest", decision timing
 
 
 def game_outcomes(winners: np.ndarray, teams: tuple[int, ...]) -> np.ndarray:
@@ -185,27 +190,29 @@ def game_outcomes(winners: np.ndarray, teams: tuple[int, ...]) -> np.ndarray:
 def summarize_chunk(plan: Plan, game: Game, points, rounds, winners) -> dict[str, Any]:
     """Additive aggregates of one chunk: everything the summary and the plots need.
 
-    A strategy's counts (``n``, ``games``, ``wins``, ``draws``, ``losses``, ``fewest``, the histogram)
-    hold one value per deal (or game), seating and team it sits in: partners count once.
+    A strategy's counts (``n``, ``games``, ``wins``, ``draws``, ``losses``, ``best``, the histogram)
+    hold one value per deal (or game), seating and team it sits in: partners count once. A pair's
+    ``wins``, ``draws`` and ``losses`` count deals (or game ids), all seatings of one taken together,
+    from the first strategy's side.
     """
     seatings = plan.seatings(game)
     masks = _counted_seats(plan, game, seatings)
     best = points.min(axis=2, keepdims=True) if game.lower_is_better else points.max(axis=2, keepdims=True)
-    fewest = points == best
+    at_best = points == best
     # In game mode a strategy's per-game value is its points per round, comparable with round mode.
     values = points / rounds[:, :, None] if plan.games else points
     outcomes = game_outcomes(winners, game.teams) if plan.games else None
-    per_deal = {}
+    # What decides a deal between two strategies: their game scores (a win 1, a draw ½) in game
+    # mode, their points otherwise; signed so that more is better.
+    merit = outcomes / 2.0 if outcomes is not None else (-values if game.lower_is_better else values)
+    per_deal, merit_per_deal = {}, {}
     aggregates: dict[str, Any] = {"strategies": {}, "pairs": {}}
     for name, mask in masks.items():
-        chosen = values[:, :, :][np.broadcast_to(mask[:, None, :], values.shape)]
-        entry = _moments(chosen)
-        entry["fewest"] = int(fewest[np.broadcast_to(mask[:, None, :], fewest.shape)].sum())
-        entry["histogram"] = np.bincount(
-            points[np.broadcast_to(mask[:, None, :], points.shape)].astype(np.int64)
-        ).tolist()
+        counted = np.broadcast_to(mask[:, None, :], values.shape)
+        entry = _moments(values[counted])
+        entry["best"] = int(at_best[counted].sum())
+        entry["histogram"] = np.bincount(points[counted].astype(np.int64)).tolist()
         if outcomes is not None:  # plan.games
-            counted = np.broadcast_to(mask[:, None, :], winners.shape)
             entry["games"] = entry["n"]
             entry["wins"] = int((outcomes == WIN)[counted].sum())
             entry["draws"] = int((outcomes == DRAW)[counted].sum())
@@ -214,11 +221,17 @@ def summarize_chunk(plan: Plan, game: Game, points, rounds, winners) -> dict[str
         aggregates["strategies"][name] = entry
         # The strategy's mean over its counted seats in every seating, deal by deal.
         per_deal[name] = (values * mask[:, None, :]).sum(axis=(0, 2)) / mask.sum()
+        merit_per_deal[name] = (merit * mask[:, None, :]).sum(axis=(0, 2)) / mask.sum()
     for a, b in combinations(plan.strategy_names, 2):
+        margin = merit_per_deal[a] - merit_per_deal[b]
+        decided = np.abs(margin) > TIE_TOLERANCE
         aggregates["pairs"][f"{a}\t{b}"] = {
             "diff": _moments(per_deal[a] - per_deal[b]),
             "a": _moments(per_deal[a]),
             "b": _moments(per_deal[b]),
+            "wins": int((decided & (margin > 0)).sum()),
+            "draws": int((~decided).sum()),
+            "losses": int((decided & (margin < 0)).sum()),
         }
     return aggregates
 
@@ -268,7 +281,9 @@ def _copy(value: Any) -> Any:
 
 
 def summary_table(plan: Plan, merged: dict[str, Any]) -> pd.DataFrame:
-    """One row per strategy: rounds, mean points with a 95% interval, fewest-points share, games."""
+    """One row per strategy: rounds, mean points with a 95% interval, the share of its rounds (games)
+    with the table's best result (fewest points, or most where more is better), and in game mode
+    its games won, drawn and lost."""
     rows = []
     for name in plan.strategy_names:
         entry = merged["strategies"][name]
@@ -280,7 +295,7 @@ def summary_table(plan: Plan, merged: dict[str, Any]) -> pd.DataFrame:
             "mean_points": interval.estimate,
             "ci95_low": interval.low,
             "ci95_high": interval.high,
-            "fewest_share": entry["fewest"] / entry["n"],
+            "best_share": entry["best"] / entry["n"],
         }
         if plan.games:
             # The win rate counts a shared win (a draw) as won, as the specs do for ties; the score
@@ -304,13 +319,38 @@ def summary_table(plan: Plan, merged: dict[str, Any]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+PAIRED_COLUMNS = (
+    "strategy_a",
+    "strategy_b",
+    "deals",
+    "mean_diff",
+    "ci95_low",
+    "ci95_high",
+    "variance_reduction",
+    "wins",
+    "draws",
+    "losses",
+    "score_rate",
+    "score_ci95_low",
+    "score_ci95_high",
+    "elo",
+    "elo_ci95_low",
+    "elo_ci95_high",
+    "los",
+)
+
+
 def paired_table(plan: Plan, merged: dict[str, Any]) -> pd.DataFrame:
-    """Per pair of strategies: the mean per-deal difference a - b, its interval, and the variance removed."""
+    """Per pair of strategies: the mean per-deal difference a - b with its interval and the variance
+    pairing removed, and the deals (or games) a won, drew and lost against b as chess-engine testers
+    read them: score rate, Elo difference with its interval, and the likelihood that a is stronger."""
     rows = []
     for key, pair in merged["pairs"].items():
         a, b = key.split("\t")
         diff = pair["diff"]
         interval = stats.mean_interval_from_moments(diff["n"], diff["sum"], diff["sum_sq"])
+        record = pair["wins"], pair["draws"], pair["losses"]
+        score, elo = stats.score_interval(*record), stats.elo_interval(*record)
         rows.append(
             {
                 "strategy_a": a,
@@ -320,11 +360,37 @@ def paired_table(plan: Plan, merged: dict[str, Any]) -> pd.DataFrame:
                 "ci95_low": interval.low,
                 "ci95_high": interval.high,
                 "variance_reduction": _variance_reduction(pair),
+                "wins": pair["wins"],
+                "draws": pair["draws"],
+                "losses": pair["losses"],
+                "score_rate": score.estimate,
+                "score_ci95_low": score.low,
+                "score_ci95_high": score.high,
+                "elo": elo.estimate,
+                "elo_ci95_low": elo.low,
+                "elo_ci95_high": elo.high,
+                "los": stats.likelihood_of_superiority(pair["wins"], pair["losses"]),
             }
         )
-    return pd.DataFrame(
-        rows, columns=["strategy_a", "strategy_b", "deals", "mean_diff", "ci95_low", "ci95_high", "variance_reduction"]
-    )
+    return pd.DataFrame(rows, columns=list(PAIRED_COLUMNS))
+
+
+def timing_table(plan: Plan, timing: dict[str, Any]) -> pd.DataFrame:
+    """Per strategy: the decisions it made and the time it took over one, mean and 99th percentile."""
+    rows = []
+    for name in plan.strategy_names:
+        entry = timing[name]
+        decisions = entry["decisions"]
+        rows.append(
+            {
+                "strategy": name,
+                "decisions": decisions,
+                "seconds": entry["seconds"],
+                "mean_seconds": entry["seconds"] / decisions if decisions else math.nan,
+                "p99_seconds": percentile_seconds(entry["histogram"], 0.99),
+            }
+        )
+    return pd.DataFrame(rows, columns=["strategy", "decisions", "seconds", "mean_seconds", "p99_seconds"])
 
 
 def _variance(moments: dict[str, float]) -> float:
@@ -347,6 +413,7 @@ class RunResult:
     store: RunStore
     summary: pd.DataFrame
     paired: pd.DataFrame
+    timing: pd.DataFrame
 
 
 def _execute(plan: Plan, todo: Iterable[int], jobs: int, backend: str) -> Iterator[ChunkResult]:
@@ -428,17 +495,20 @@ def stored_chunks(plan: Plan, store: RunStore) -> set[int]:
 
 def finish(plan: Plan, store: RunStore) -> RunResult:
     """Summarise a run whose chunks are all stored, writing summary.csv, paired.csv and the plots."""
-    from sim import report
+    from sim import plots
 
     merged = merge(store.load_aggregates(range(plan.num_chunks)))
+    # Times differ from run to run: they are kept apart from the results, which do not.
+    timing = timing_table(plan, merged.pop("timing"))
     summary = summary_table(plan, merged)
     paired = paired_table(plan, merged)
     store.write_table("summary.csv", summary)
     if plan.duplicate or len(plan.strategy_names) > 1:
         store.write_table("paired.csv", paired)
+    store.write_table("timing.csv", timing)
     store.write_json("aggregates.json", merged)
-    report.draw_plots(store.path, plan, summary, merged)
-    return RunResult(plan, store, summary, paired)
+    plots.draw_plots(store.path, plan, summary, merged)
+    return RunResult(plan, store, summary, paired, timing)
 
 
 def plan_config(plan: Plan) -> dict[str, Any]:
