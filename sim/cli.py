@@ -54,6 +54,7 @@ MAX_SEED = 2**63 - 1  # numpy's SeedSequence takes non-negative entropy
 MAX_SETTING_BYTES = 1 << 20  # an experiment file is a few lines
 
 _positive_int = bounded_int_argument(1, MAX_COUNT)
+_count = bounded_int_argument(0, MAX_COUNT)
 _seed = bounded_int_argument(0, MAX_SEED, "seed")
 _jobs_argument = bounded_int_argument(-MAX_COUNT, MAX_COUNT, "number of workers")
 
@@ -70,6 +71,20 @@ def _margin(text: str) -> float:
         return parse_float(text, 1e-9, 1e9)
     except NumberError as error:
         raise argparse.ArgumentTypeError(f"invalid margin: {error}") from None
+
+
+def _bound_pair(text: str) -> tuple[float, float]:
+    """Two numbers ``low,high`` (SPRT bounds)."""
+    parts = text.split(",")
+    try:
+        if len(parts) != 2:
+            raise NumberError(f"expected two numbers LOW,HIGH, got {text!r}")
+        low, high = (parse_float(part.strip(), -1e9, 1e9) for part in parts)
+    except NumberError as error:
+        raise argparse.ArgumentTypeError(f"invalid bounds: {error}") from None
+    if not low < high:
+        raise argparse.ArgumentTypeError(f"invalid bounds: {text!r} must be increasing")
+    return low, high
 
 
 def _players(text: str) -> list[str]:
@@ -139,7 +154,7 @@ def command_tournament(args: argparse.Namespace) -> int:
     out = Path(settings.get("out") or DEFAULT_RESULTS / plan.run_id)
     writable_folder(out)
     backend = settings.get("backend", "loky")
-    client = _dask_client(settings.get("scheduler")) if backend == "dask" else None
+    client = _connect_cluster(args, settings.get("scheduler")) if backend == "dask" else None
     try:
         jobs = _jobs(int(settings.get("jobs", 1)), _cluster_cores(client) if client is not None else None)
         store = RunStore(out)
@@ -152,7 +167,7 @@ def command_tournament(args: argparse.Namespace) -> int:
     finally:
         if client is not None:
             client.close()
-    print(format_summary(plan, result.summary, result.paired))
+    print(format_summary(plan, result.summary, result.paired, result.timing))
     print(f"\nResults and plots: {out}/ (summary.csv, *.png; per-round rows under chunks/)")
     return 0
 
@@ -173,6 +188,18 @@ def _say_resumption(plan, store: RunStore, out: Path) -> None:
             f"cardsim tournament: resuming the run in {out}/: {played} of {plan.num_chunks} chunks were played before",
             file=sys.stderr,
         )
+
+
+def _connect_cluster(args: argparse.Namespace, scheduler: str | None):
+    """A Dask client for ``scheduler``, with the single-file modules of ``--import`` sent to every
+    worker (a package must be installed on the workers, as cardsim is)."""
+    client = _dask_client(scheduler)
+    for source in getattr(args, "imports", []):
+        module = sys.modules[strategies.import_strategies(source)]
+        path = getattr(module, "__file__", None)
+        if path and Path(path).name != "__init__.py":
+            client.upload_file(path)
+    return client
 
 
 def _cluster_cores(client) -> int:
@@ -206,28 +233,94 @@ def command_report(args: argparse.Namespace) -> int:
             f"{args.run_dir} is unfinished ({len(missing)} chunks missing); run the tournament again to resume"
         )
     result = tournament.finish(plan, store)
-    print(format_summary(plan, result.summary, result.paired))
+    print(format_summary(plan, result.summary, result.paired, result.timing))
     print(f"\nPlots redrawn in {args.run_dir}/")
+    return 0
+
+
+# --------------------------------------------------------------------------- league
+
+
+def command_league(args: argparse.Namespace) -> int:
+    from sim import league as leagues
+
+    league = leagues.League(
+        args.game,
+        tuple(args.players),
+        args.rounds,
+        args.seed,
+        games=args.games,
+        engine=args.engine or "",
+        keep_rounds=args.keep_rounds,
+    )
+    league.validate()
+    anchor = args.anchor or league.players[0]
+    if anchor not in league.players:
+        raise UsageError(f"--anchor {anchor} is not one of the league's strategies")
+    out = Path(args.out or DEFAULT_RESULTS / league.league_id)
+    writable_folder(out)
+    client = _connect_cluster(args, args.scheduler) if args.backend == "dask" else None
+    try:
+        jobs = _jobs(args.jobs, _cluster_cores(client) if client is not None else None)
+        args.interrupted = (
+            f"interrupted; the pairings played so far are kept in {out}/: run the same command again to resume"
+        )
+        result = leagues.run(league, out, anchor, jobs=jobs, backend=args.backend, progress=not args.quiet)
+    finally:
+        if client is not None:
+            client.close()
+    print(leagues.format_league(result, anchor))
+    print(f"\nResults and plots: {out}/ (ratings.csv, matrix.csv, *.png; each pairing's run under pairings/)")
+    return 0
+
+
+# --------------------------------------------------------------------------- runs
+
+
+def command_runs(args: argparse.Namespace) -> int:
+    from sim.results import list_runs
+
+    runs = list_runs(args.results)
+    if runs.empty:
+        print(f"no cardsim runs or leagues under {args.results}/")
+        return 0
+    print(runs.drop(columns="path").to_string(index=False))
     return 0
 
 
 # --------------------------------------------------------------------------- match
 
 
+def match_bounds(args: argparse.Namespace):
+    """The SPRT's bounds from --elo, --points or --margin (default: ±0.25 points per round)."""
+    from sim.match import Bounds
+
+    if args.elo is not None:
+        return Bounds("elo", *args.elo)
+    if args.points is not None:
+        return Bounds("points", *args.points)
+    margin = 0.25 if args.margin is None else args.margin
+    return Bounds("points", -margin, margin)
+
+
 def command_match(args: argparse.Namespace) -> int:
     from sim.match import format_verdict, sequential_match
 
+    bounds = match_bounds(args)
+    jobs = _jobs(args.jobs)
     args.interrupted = "interrupted; a match keeps nothing, so it starts again from its first deal"
     outcome = sequential_match(
         args.game,
         args.a,
         args.b,
+        bounds,
         seed=args.seed,
-        margin=args.margin,
         alpha=args.alpha,
         beta=args.beta,
+        min_deals=args.min_deals,
         max_deals=args.max_deals,
         engine=args.engine,
+        jobs=jobs,
         progress=not args.quiet,
     )
     print(format_verdict(outcome))
@@ -304,8 +397,18 @@ def command_bench(args: argparse.Namespace) -> int:
 def argument_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="cardsim", description="Card-game strategy research and tournaments.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    # What every command that seats strategies takes: a researcher's own, without packaging them.
+    seats_strategies = argparse.ArgumentParser(add_help=False)
+    seats_strategies.add_argument(
+        "--import",
+        dest="imports",
+        action="append",
+        default=[],
+        metavar="MODULE|FILE.py",
+        help="import a module (or Python file) that registers strategies; may be repeated",
+    )
 
-    run = commands.add_parser("tournament", help="play a tournament and summarise it")
+    run = commands.add_parser("tournament", parents=[seats_strategies], help="play a tournament and summarise it")
     run.add_argument("--config", metavar="FILE", help="experiment TOML file (command-line options override it)")
     run.add_argument("--game", choices=games.names())
     run.add_argument("--players", type=_players, metavar="A,B,C,D", help="one strategy spec per seat")
@@ -333,15 +436,44 @@ def argument_parser() -> argparse.ArgumentParser:
     run.add_argument("--quiet", action="store_true", help="no progress bar")
     run.set_defaults(handler=command_tournament)
 
-    match = commands.add_parser("match", help="A against B until a sequential test decides")
+    league = commands.add_parser(
+        "league", parents=[seats_strategies], help="every pairing of several strategies: a matrix and ratings"
+    )
+    league.add_argument("--game", choices=games.names(), default=games.DEFAULT_GAME)
+    league.add_argument("--players", type=_players, required=True, metavar="A,B,C,...", help="the strategies")
+    league.add_argument("--rounds", type=_positive_int, default=1000, metavar="N", help="deals (games) per pairing")
+    league.add_argument("--seed", type=_seed, default=0)
+    league.add_argument("--games", action="store_true", help="play whole games: a game id is a comparison")
+    league.add_argument("--engine", choices=("fast", "reference"), help="default: the game's fast engine")
+    league.add_argument("--anchor", metavar="NAME", help="the strategy rated 0 (default: the first)")
+    league.add_argument("--out", metavar="DIR", help="league folder (default results/league-<game>-<id>)")
+    league.add_argument("--no-rounds", dest="keep_rounds", action="store_false", help="keep no per-round rows")
+    league.add_argument("--jobs", type=_jobs_argument, default=1, metavar="J", help="worker processes (-1: all cores)")
+    league.add_argument("--backend", choices=("loky", "dask"), default="loky")
+    league.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler address for --backend dask")
+    league.add_argument("--quiet", action="store_true", help="no progress bars")
+    league.set_defaults(handler=command_league)
+
+    match = commands.add_parser("match", parents=[seats_strategies], help="A against B until a sequential test decides")
     match.add_argument("a")
     match.add_argument("b")
     match.add_argument("--game", choices=games.names(), default=games.DEFAULT_GAME)
     match.add_argument("--seed", type=_seed, default=0)
-    match.add_argument("--margin", type=_margin, default=0.25, help="indifference margin in points per round")
+    hypotheses = match.add_mutually_exclusive_group()
+    hypotheses.add_argument(
+        "--margin", type=_margin, help="H0/H1: A worse/better by this many points per round (default 0.25)"
+    )
+    hypotheses.add_argument(
+        "--points", type=_bound_pair, metavar="P0,P1", help="H0: A's advantage <= P0, H1: >= P1 points per round"
+    )
+    hypotheses.add_argument(
+        "--elo", type=_bound_pair, metavar="E0,E1", help="H0: A's Elo over the deals <= E0, H1: >= E1 (e.g. 0,10)"
+    )
     match.add_argument("--alpha", type=_probability, default=0.05)
     match.add_argument("--beta", type=_probability, default=0.05)
+    match.add_argument("--min-deals", dest="min_deals", type=_count, default=0, help="no verdict before this")
     match.add_argument("--max-deals", dest="max_deals", type=_positive_int, default=1_000_000)
+    match.add_argument("--jobs", type=_jobs_argument, default=1, metavar="J", help="worker processes (-1: all cores)")
     match.add_argument(
         "--engine",
         choices=("fast", "reference"),
@@ -351,15 +483,23 @@ def argument_parser() -> argparse.ArgumentParser:
     match.add_argument("--quiet", action="store_true")
     match.set_defaults(handler=command_match)
 
+    runs = commands.add_parser("runs", help="list the runs and leagues under a results folder")
+    runs.add_argument("results", nargs="?", default=str(DEFAULT_RESULTS), metavar="RESULTS_DIR")
+    runs.set_defaults(handler=command_runs)
+
     report = commands.add_parser("report", help="reprint a run's summary and redraw its plots")
     report.add_argument("run_dir", metavar="RUN_DIR")
     report.set_defaults(handler=command_report)
 
-    listing = commands.add_parser("strategies", help="list registered strategies and their settings")
+    listing = commands.add_parser(
+        "strategies", parents=[seats_strategies], help="list registered strategies and their settings"
+    )
     listing.add_argument("--game", choices=games.names())
     listing.set_defaults(handler=command_strategies)
 
-    check = commands.add_parser("crosscheck", help="reference vs fast engine on the same deals")
+    check = commands.add_parser(
+        "crosscheck", parents=[seats_strategies], help="reference vs fast engine on the same deals"
+    )
     check.add_argument("--game", choices=games.names(), default=games.DEFAULT_GAME)
     check.add_argument("--rounds", type=_positive_int, default=10_000)
     check.add_argument("--seed", type=_seed, default=0)
@@ -374,7 +514,9 @@ def argument_parser() -> argparse.ArgumentParser:
     check.add_argument("--quiet", action="store_true", help="no progress bar")
     check.set_defaults(handler=command_crosscheck)
 
-    play = commands.add_parser("play", help="play a game yourself against registered strategies")
+    play = commands.add_parser(
+        "play", parents=[seats_strategies], help="play a game yourself against registered strategies"
+    )
     play.add_argument("game", choices=games.names())
     play.add_argument("--vs", default="best", metavar="NAME", help="strategy of the computer seats (default: best)")
     play.add_argument("--seed", type=_seed)
@@ -395,6 +537,8 @@ def main(argv: list[str] | None = None) -> int:
         return INTERRUPTED_STATUS
     args.interrupted = "interrupted"  # a command that keeps its work says so here when it starts
     try:
+        for source in getattr(args, "imports", []):
+            strategies.import_strategies(source)
         return args.handler(args)
     except (
         UsageError,

@@ -87,6 +87,10 @@ class RunStore:
             raise ResultsError(f"{self.path / 'config.json'} is not a cardsim run configuration")
         return config
 
+    def read_json(self, name: str) -> Any:
+        """The JSON file ``name`` of the run directory, checked as every results file is."""
+        return self._read_json(self.path / name)
+
     def _read_json(self, path: Path) -> Any:
         if not path.exists():
             raise ResultsError(f"{path} does not exist")
@@ -137,23 +141,92 @@ class RunStore:
         return pd.concat([pd.read_parquet(path) for path in files], ignore_index=True)
 
 
+RUN_COLUMNS = ("run", "kind", "game", "players", "size", "date", "status", "path")
+
+
+def list_runs(results: str | os.PathLike[str]) -> pd.DataFrame:
+    """The tournament runs and leagues directly under ``results``, newest first: one row each with its
+    folder name, kind, game, players, size, date (of its last write) and status ("done", or
+    "partial" with the chunks or pairings played so far). Folders that are neither are left out."""
+    rows = []
+    folder = Path(results)
+    for path in sorted(folder.iterdir()) if folder.is_dir() else ():
+        row = _run_row(path) if (path / "config.json").is_file() else None
+        row = _league_row(path) if row is None and (path / "league.json").is_file() else row
+        if row is not None:
+            rows.append(row)
+    table = pd.DataFrame(rows, columns=list(RUN_COLUMNS))
+    return table.sort_values("date", ascending=False, ignore_index=True)
+
+
+def _size(rounds: int, games: bool) -> str:
+    return f"{rounds:,} {'games' if games else 'deals'}"
+
+
+def _modified(path: Path, names: Iterable[str]) -> pd.Timestamp:
+    newest = max((path / name).stat().st_mtime for name in names if (path / name).exists())
+    return pd.Timestamp(newest, unit="s").floor("s")
+
+
+def _run_row(path: Path) -> dict[str, Any] | None:
+    store = RunStore(path)
+    try:
+        plan = store.read_config()["plan"]
+        chunks = -(-int(plan["rounds"]) // int(plan["chunk_size"]))
+        game, players, size = plan["game"], ",".join(plan["players"]), _size(int(plan["rounds"]), bool(plan["games"]))
+    except (ResultsError, KeyError, TypeError, ValueError, ZeroDivisionError):
+        return None  # not a cardsim run
+    played = len({index for index in store.finished_chunks() if index < chunks})
+    done = played == chunks and (path / "summary.csv").exists()
+    status = "done" if done else f"partial: {played} of {chunks} chunks"
+    return {
+        "run": path.name,
+        "kind": "tournament",
+        "game": game,
+        "players": players,
+        "size": size,
+        "date": _modified(path, ("config.json", "summary.csv")),
+        "status": status,
+        "path": path,
+    }
+
+
+def _league_row(path: Path) -> dict[str, Any] | None:
+    try:
+        league = RunStore(path).read_json("league.json")["league"]
+        game, players = league["game"], list(league["players"])
+        size = _size(int(league["rounds"]), bool(league["games"])) + " a pairing"
+    except (ResultsError, KeyError, TypeError, ValueError):
+        return None  # not a cardsim league
+    pairings = len(players) * (len(players) - 1) // 2
+    played = sum(1 for summary in path.glob("pairings/*/summary.csv"))
+    status = "done" if (path / "ratings.csv").exists() else f"partial: {played} of {pairings} pairings"
+    return {
+        "run": path.name,
+        "kind": "league",
+        "game": game,
+        "players": ",".join(players),
+        "size": size,
+        "date": _modified(path, ("league.json", "ratings.csv")),
+        "status": status,
+        "path": path,
+    }
+
+
 def newest_run(results: str | os.PathLike[str], game: str | None = None, games: bool | None = None) -> RunStore:
-    """The run under ``results`` whose summary was written last: what the last tournament wrote.
+    """The finished tournament run under ``results`` written last: what the last tournament wrote.
 
     ``game`` keeps only that game's runs; ``games`` True or False only runs that played whole games,
     or only runs that did not.
     """
-    runs = []
-    for summary in Path(results).glob("*/summary.csv"):
-        store = RunStore(summary.parent)
-        try:
-            plan = store.read_config()["plan"]
-        except ResultsError:
-            continue  # not a finished cardsim run
-        if game in (None, plan.get("game")) and games in (None, bool(plan.get("games"))):
-            runs.append((summary.stat().st_mtime, store))
-    if not runs:
+    runs = list_runs(results)
+    fitting = runs[(runs["kind"] == "tournament") & (runs["status"] == "done")]
+    if game is not None:
+        fitting = fitting[fitting["game"] == game]
+    if games is not None:
+        fitting = fitting[fitting["size"].str.endswith(" games") == games]
+    if fitting.empty:
         games_word: dict[bool | None, str] = {True: "whole-games", False: "per-round"}
         kind = " ".join(filter(None, [game, games_word.get(games), "tournament"]))
         raise ResultsError(f"no {kind} results under {results}: run `cardsim tournament` first")
-    return max(runs, key=lambda run: run[0])[1]
+    return RunStore(fitting.iloc[0]["path"])

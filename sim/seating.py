@@ -27,3 +27,32 @@ def partnerships_rotated() -> tuple[Seating, ...]:
 def swapped() -> tuple[Seating, ...]:
     """Two-player games: each player takes each seat once."""
     return ((0, 1), (1, 0))
+
+
+def head_to_head(teams: tuple[int, ...]) -> tuple[Seating, ...]:
+    """Every fair way two players, 0 and 1, can share a table whose seats form ``teams``.
+
+    Two partnerships: each player holds one partnership (Euchre: 0 1 0 1). Every seat its own team:
+    every arrangement of the two around the table with both present, up to rotation (four seats:
+    one against three either way, and two against two side by side or alternating); two seats: one
+    each. Combine with a game's duplicate seatings (``league_seatings``) so each sits everywhere.
+    """
+    num_seats = len(teams)
+    if len(set(teams)) == 2 and num_seats > 2:
+        return (tuple(0 if team == teams[0] else 1 for team in teams),)
+    if len(set(teams)) != num_seats:
+        raise ValueError(f"no fair two-player arrangement for the teams {teams}")
+    arrangements = set()
+    for code in range(1, 2**num_seats - 1):
+        pattern = tuple((code >> seat) & 1 for seat in range(num_seats))
+        arrangements.add(min(pattern[shift:] + pattern[:shift] for shift in range(num_seats)))
+    return tuple(sorted(arrangements))
+
+
+def league_seatings(teams: tuple[int, ...], duplicate: tuple[Seating, ...]) -> tuple[Seating, ...]:
+    """The seatings of a head-to-head pairing: each arrangement of ``head_to_head`` under each of the
+    game's ``duplicate`` seatings (seat s holds the arrangement's player at position seating[s])."""
+    seatings = (
+        tuple(pattern[position] for position in seats) for pattern in head_to_head(teams) for seats in duplicate
+    )
+    return tuple(dict.fromkeys(seatings))

@@ -1,4 +1,4 @@
-"""Statistics for tournaments: confidence intervals, paired differences, Elo, LOS and SPRT.
+"""Statistics for tournaments: confidence intervals, paired differences, Elo, LOS, SPRT and ratings.
 
 Pure functions on plain numbers and numpy arrays; numpy is the only dependency. Every interval
 is two-sided and returned as an :class:`Interval`. Conventions:
@@ -36,6 +36,8 @@ __all__ = [
     "sprt_bounds",
     "sprt_llr",
     "sprt_decision",
+    "Encounter",
+    "paired_comparison_ratings",
 ]
 
 
@@ -400,3 +402,106 @@ def sprt_decision(llr: float, alpha: float, beta: float) -> Literal["H1", "H0"] 
     if llr <= lower:
         return "H0"
     return None
+
+
+# --------------------------------------------------------------------------- ratings
+
+ELO_PER_NATURAL_UNIT = 400.0 / math.log(10.0)  # Elo points per unit of the logistic's natural scale
+_UNBOUNDED = "the ratings are unbounded: some group of players won (or lost) every comparison with the others"
+
+
+def _unreached(linked: np.ndarray, start: int) -> list[int]:
+    """The nodes not reachable from ``start`` over the symmetric adjacency matrix ``linked``."""
+    reached, frontier = {start}, [start]
+    while frontier:
+        node = frontier.pop()
+        for other in np.flatnonzero(linked[node]).tolist():
+            if other not in reached:
+                reached.add(other)
+                frontier.append(other)
+    return [node for node in range(len(linked)) if node not in reached]
+
+
+@dataclass(frozen=True)
+class Encounter:
+    """The results of ``first`` against ``second`` (indexes into the rated players): the comparisons
+    the first won, drew and lost."""
+
+    first: int
+    second: int
+    wins: float
+    draws: float
+    losses: float
+
+
+def paired_comparison_ratings(
+    num_players: int,
+    encounters: list[Encounter],
+    anchor: int = 0,
+    confidence: float = 0.95,
+    virtual_draws: float = 0.0,
+    iterations: int = 100,
+) -> list[Interval]:
+    """Maximum-likelihood Elo ratings of ``num_players`` from their encounters, ``anchor`` at 0.
+
+    The Bradley–Terry model on the Elo scale, as Ordo fits it: player i scores against j with
+    probability 1 / (1 + 10^((r_j - r_i)/400)), a draw counting as half a win and half a loss.
+    Newton's method maximizes the likelihood; each rating's interval is the normal approximation
+    from the inverse of the observed information with the anchor held fixed (its interval is
+    [0, 0]). ``virtual_draws`` adds that many draws to every encounter, BayesElo's prior, for data
+    where some player won or lost everything (whose likelihood has no maximum). Ratings of
+    players not connected to the anchor by encounters, or unbounded, raise ValueError.
+    """
+    z = _two_sided_z(confidence)
+    score = np.zeros((num_players, num_players))  # score[i, j]: what i scored against j
+    games = np.zeros((num_players, num_players))
+    for encounter in encounters:
+        i, j = encounter.first, encounter.second
+        draws = encounter.draws + virtual_draws
+        score[i, j] += encounter.wins + draws / 2
+        score[j, i] += encounter.losses + draws / 2
+        played = encounter.wins + encounter.losses + draws
+        games[i, j] += played
+        games[j, i] += played
+    unreached = _unreached(games > 0, anchor)
+    if unreached:
+        raise ValueError(
+            f"the ratings are not determined: players {unreached} have no encounters linking them to the anchor"
+        )
+    free = [player for player in range(num_players) if player != anchor]
+    theta = np.zeros(num_players)  # natural-scale ratings
+
+    def information(theta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The gradient of the log-likelihood and the observed information, over the free players."""
+        expected = 1.0 / (1.0 + np.exp(theta[None, :] - theta[:, None]))  # P(i beats j)
+        gradient = (score - games * expected).sum(axis=1)
+        weight = games * expected * (1.0 - expected)
+        info = np.diag(weight.sum(axis=1)) - weight
+        return gradient[free], info[np.ix_(free, free)]
+
+    for _ in range(iterations):
+        gradient, info = information(theta)
+        try:
+            step = np.linalg.solve(info, gradient)
+        except np.linalg.LinAlgError:
+            break  # the information vanished: ratings running off to infinity
+        theta[free] += np.clip(step, -2.0, 2.0)  # damped: far from the maximum a full step can overshoot
+        if np.abs(step).max() < 1e-10:
+            break
+    else:
+        raise ValueError(_UNBOUNDED)
+    if np.abs(theta).max() > 50.0:  # a win probability of 1 - 1e-22: no finite maximum
+        raise ValueError(_UNBOUNDED)
+    _, info = information(theta)
+    covariance = np.linalg.inv(info)
+    spread = np.zeros(num_players)
+    spread[free] = np.sqrt(np.diag(covariance))
+    return [
+        Interval(
+            float(theta[i] * ELO_PER_NATURAL_UNIT),
+            float((theta[i] - z * spread[i]) * ELO_PER_NATURAL_UNIT),
+            float((theta[i] + z * spread[i]) * ELO_PER_NATURAL_UNIT),
+            int(games[i].sum()),
+        )
+        for i in range(num_players)
+    ]

@@ -60,9 +60,13 @@ class Plan:
     engine: str = ""  # "": the game's fastest engine (games.default_engine)
     keep_rounds: bool = True
     chunk_size: int = 0  # 0: chosen from the size of the run
+    # Seatings of the players' own (a league's lineups): per seating, the index into ``players`` of
+    # each seat's player. Empty: the game's duplicate seatings (with ``duplicate``) or player i in seat i.
+    seat_plan: tuple[seating.Seating, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "players", tuple(self.players))
+        object.__setattr__(self, "seat_plan", tuple(tuple(seats) for seats in self.seat_plan))
         if not self.engine and self.game in games.names():
             object.__setattr__(self, "engine", games.default_engine(games.load(self.game), self.games))
         if self.chunk_size == 0:
@@ -72,7 +76,13 @@ class Plan:
     def validate(self) -> Game:
         """The plan's game, after checking that everything the plan names exists."""
         game = games.load(self.game)
-        if len(self.players) != game.num_seats:
+        if self.seat_plan:
+            everyone = set(range(len(self.players)))
+            if any(len(seats) != game.num_seats or not set(seats) <= everyone for seats in self.seat_plan):
+                raise PlanError(f"every seating must seat {game.num_seats} of the {len(self.players)} players")
+            if set().union(*self.seat_plan) != everyone:
+                raise PlanError("every player must sit in some seating")
+        elif len(self.players) != game.num_seats:
             raise PlanError(f"{self.game} needs {game.num_seats} players, got {len(self.players)}")
         for spec in self.players:
             strategy_registry.get_fair(self.game, spec, "tournaments")
@@ -85,7 +95,10 @@ class Plan:
 
     @property
     def run_id(self) -> str:
-        digest = hashlib.sha256(json.dumps(asdict(self), sort_keys=True).encode()).hexdigest()
+        described = asdict(self)
+        if not self.seat_plan:
+            del described["seat_plan"]  # so plans from before the field keep their run ids
+        digest = hashlib.sha256(json.dumps(described, sort_keys=True).encode()).hexdigest()
         return f"{self.game}-{digest[:10]}"
 
     @property
@@ -98,6 +111,8 @@ class Plan:
         return start, min(start + self.chunk_size, self.rounds)
 
     def seatings(self, game: Game) -> tuple[seating.Seating, ...]:
+        if self.seat_plan:
+            return self.seat_plan
         return game.duplicate_seatings if self.duplicate else seating.fixed(game.num_seats)
 
     @property
@@ -431,7 +446,7 @@ def _execute(plan: Plan, todo: Iterable[int], jobs: int, backend: str) -> Iterat
         # They are not lost results: resuming plays them again, as the interrupted line says.
         warnings.filterwarnings("ignore", message=r".*executed\s+but not used", category=UserWarning)
         parallel = Parallel(return_as="generator_unordered")
-        results = parallel(delayed(_play_chunk_in_worker)(plan, index, modules) for index in todo)
+        results = parallel(delayed(play_chunk_importing)(plan, index, modules) for index in todo)
         yield from results
 
 
@@ -455,7 +470,8 @@ def registering_modules(plan: Plan) -> list[str]:
     return sorted(modules)
 
 
-def _play_chunk_in_worker(plan: Plan, index: int, modules: list[str]) -> ChunkResult:
+def play_chunk_importing(plan: Plan, index: int, modules: list[str]) -> ChunkResult:
+    """``play_chunk`` in a worker process, after importing the modules that register the plan's strategies."""
     for module in modules:
         importlib.import_module(module)
     return play_chunk(plan, index)
@@ -467,11 +483,13 @@ def run(
     jobs: int = 1,
     backend: str = "loky",
     progress: bool = True,
+    label: str = "",
 ) -> RunResult:
     """Play every chunk not already stored, then write the summary, paired table and plots.
 
     Chunks are stored as they finish, so an interrupted run (Ctrl-C, a killed process) resumes
-    from where it stopped when run again with the same plan.
+    from where it stopped when run again with the same plan. ``label`` names the progress bar
+    (default: the game and engine).
     """
     game = plan.validate()
     store.prepare(plan_config(plan))
@@ -481,7 +499,8 @@ def run(
     per_deal = len(plan.seatings(game))  # rounds (or games) played per deal id
     unit = "game" if plan.games else "round"
     done = sum(plan.chunk_span(i)[1] - plan.chunk_span(i)[0] for i in finished) * per_deal
-    with progress_bar(plan.rounds * per_deal, unit, f"{plan.game} {plan.engine}", progress, initial=done) as bar:
+    label = label or f"{plan.game} {plan.engine}"
+    with progress_bar(plan.rounds * per_deal, unit, label, progress, initial=done) as bar:
         for chunk in _execute(plan, todo, jobs, backend):
             store.write_chunk(chunk.index, chunk.aggregates, chunk.rows)
             bar.update(chunk.deals * per_deal)
@@ -507,7 +526,7 @@ def finish(plan: Plan, store: RunStore) -> RunResult:
         store.write_table("paired.csv", paired)
     store.write_table("timing.csv", timing)
     store.write_json("aggregates.json", merged)
-    plots.draw_plots(store.path, plan, summary, merged)
+    plots.draw_plots(store.path, plan, summary, paired, merged)
     return RunResult(plan, store, summary, paired, timing)
 
 

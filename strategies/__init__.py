@@ -17,18 +17,23 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import os
+import sys
 import typing
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.metadata import entry_points
+from pathlib import Path
 from typing import Any
 
 from sim.api import Strategy
+from sim.files import UnreadableFile, read_bounded
 from sim.numbers import NumberError, parse_float, parse_int, shown
 
 ENTRY_POINT_GROUP = "cardsim.strategies"
 SEED_MAX = 2**63 - 1  # numpy's SeedSequence takes non-negative entropy; 63 bits keep it an int64
 DEFAULT_INT_LIMIT = 10**18  # a whole-number setting without a declared range stays within int64
+MAX_STRATEGY_SOURCE_BYTES = 1 << 24  # a module of strategies is source code, not data
 
 
 class StrategyError(ValueError):
@@ -137,6 +142,30 @@ def _load(game: str) -> None:
         _plugins_loaded = True
         for entry_point in entry_points(group=ENTRY_POINT_GROUP):
             entry_point.load()
+
+
+def import_strategies(source: str) -> str:
+    """Import a researcher's module that registers strategies, without packaging it: ``source`` is a
+    module name importable from the current folder (``my_bots``, ``lab.bots``) or the path of a
+    Python file (``bots/my_bots.py``), whose folder joins the import path so worker processes
+    find it too. Returns the module's name; ``StrategyError`` in one line if it cannot be imported.
+    """
+    if source.endswith(".py") or os.sep in source:
+        path = Path(source)
+        try:
+            read_bounded(path, MAX_STRATEGY_SOURCE_BYTES, "Python module")  # a regular file, readable
+        except UnreadableFile as error:
+            raise StrategyError(f"cannot import {source}: {error}") from None
+        folder, name = str(path.resolve().parent), path.stem
+    else:
+        folder, name = os.getcwd(), source
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    try:
+        importlib.import_module(name)
+    except Exception as error:  # the researcher's code may raise anything while it loads
+        raise StrategyError(f"cannot import {source}: {type(error).__name__}: {error}") from None
+    return name
 
 
 def available(game: str) -> list[StrategyInfo]:

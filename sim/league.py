@@ -1,0 +1,272 @@
+"""Leagues: every pairing of a list of strategies, a head-to-head matrix and one rating list.
+
+Each pairing is a tournament of its own (resumable, replayable) in which the two strategies meet in
+every fair lineup of the game (``sim.seating.head_to_head``: one partnership each in Euchre; one
+against three and two against two in Straights; one seat each in two-player games), each lineup in
+the game's duplicate seatings, every deal in all of them. A deal (or game id) is one comparison,
+all its seatings taken together: won, drawn or lost. The head-to-head matrix gives, per cell, the
+score rate with its interval, Elo and LOS, and the paired difference in points; the rating list
+fits every strategy's Elo to all the comparisons at once by maximum likelihood
+(``sim.stats.paired_comparison_ratings``), anchored on one strategy at 0.
+
+Layout of a league folder::
+
+    league.json                 the league (game, strategies, size, seed, modes) and its pairings' folders
+    pairings/I-J/               the tournament run of strategies I and J (``cardsim replay`` reads it)
+    matrix.csv, ratings.csv     the head-to-head matrix (one row per strategy and opponent) and the ratings
+    matrix.png, ratings.png     the heat map of score rates and the ratings with their intervals
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass
+from itertools import combinations
+from pathlib import Path
+
+import pandas as pd
+
+from sim import games, seating, stats, tournament
+from sim.results import ResultsError, RunStore
+from sim.tournament import Plan, PlanError
+
+# The deals (or games) of each pairing when none are asked for: enough to rank strategies a few
+# dozen Elo apart.
+DEFAULT_ROUNDS = 1000
+
+
+@dataclass(frozen=True)
+class League:
+    """What a league plays; equal leagues give identical results."""
+
+    game: str
+    players: tuple[str, ...]
+    rounds: int = DEFAULT_ROUNDS  # per pairing
+    seed: int = 0
+    games: bool = False
+    engine: str = ""
+    keep_rounds: bool = True
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "players", tuple(self.players))
+
+    def validate(self) -> None:
+        if len(self.players) < 2:
+            raise PlanError("a league needs at least two strategies")
+        if len(set(self.players)) != len(self.players):
+            raise PlanError("a league names each strategy once")
+        for plan in self.pairing_plans().values():
+            plan.validate()
+
+    def pairing_plans(self) -> dict[tuple[int, int], Plan]:
+        """Each pairing's tournament, by the indexes of its two strategies."""
+        game = games.load(self.game)
+        try:
+            seatings = seating.league_seatings(game.teams, game.duplicate_seatings)
+        except ValueError as error:
+            raise PlanError(f"{self.game}: {error}") from None
+        return {
+            (i, j): Plan(
+                self.game,
+                (self.players[i], self.players[j]),
+                self.rounds,
+                self.seed,
+                duplicate=True,
+                games=self.games,
+                engine=self.engine,
+                keep_rounds=self.keep_rounds,
+                seat_plan=seatings,
+            )
+            for i, j in combinations(range(len(self.players)), 2)
+        }
+
+    @property
+    def league_id(self) -> str:
+        digest = hashlib.sha256(json.dumps(asdict(self), sort_keys=True).encode()).hexdigest()
+        return f"league-{self.game}-{digest[:10]}"
+
+
+@dataclass
+class LeagueResult:
+    league: League
+    matrix: pd.DataFrame  # one row per strategy and opponent
+    ratings: pd.DataFrame  # one row per strategy, best first
+    prior_draws: float  # virtual draws the ratings needed per pairing (0: the plain maximum likelihood)
+
+
+def pairing_folder(folder: Path, pairing: tuple[int, int]) -> Path:
+    return folder / "pairings" / f"{pairing[0]}-{pairing[1]}"
+
+
+def prepare(league: League, folder: Path) -> None:
+    """Create ``folder`` for ``league``, or check that it already holds the same league."""
+    config = {"league": asdict(league), "league_id": league.league_id}
+    store = RunStore(folder)
+    if (folder / "league.json").exists():
+        stored = store.read_json("league.json")
+        if not isinstance(stored, dict) or stored.get("league") != json.loads(json.dumps(config["league"])):
+            raise ResultsError(f"{folder} holds a different league; choose another --out or delete it")
+        return
+    store.write_json("league.json", config)
+
+
+def read_league(folder: Path) -> League:
+    """The league a league folder holds."""
+    config = RunStore(folder).read_json("league.json")
+    try:
+        return League(**config["league"])
+    except (TypeError, KeyError) as error:
+        raise ResultsError(f"{folder}/league.json is not a cardsim league: {error}") from None
+
+
+def run(
+    league: League,
+    folder: Path,
+    anchor: str | None = None,
+    jobs: int = 1,
+    backend: str = "loky",
+    progress: bool = True,
+) -> LeagueResult:
+    """Play every pairing not already played in ``folder``, then write the matrix, ratings and plots."""
+    league.validate()
+    prepare(league, folder)
+    for pairing, plan in league.pairing_plans().items():
+        store = RunStore(pairing_folder(folder, pairing))
+        label = f"{plan.players[0]} vs {plan.players[1]}"
+        tournament.run(plan, store, jobs=jobs, backend=backend, progress=progress, label=label)
+    return finish(league, folder, anchor)
+
+
+def finish(league: League, folder: Path, anchor: str | None = None) -> LeagueResult:
+    """The matrix and ratings of a league whose pairings are all played, written into ``folder``."""
+    from sim import plots
+
+    anchor = league.players[0] if anchor is None else anchor
+    if anchor not in league.players:
+        raise PlanError(f"the anchor {anchor!r} is not one of the league's strategies")
+    paired = {
+        pairing: tournament.finish(plan, RunStore(pairing_folder(folder, pairing))).paired.iloc[0]
+        for pairing, plan in league.pairing_plans().items()
+    }
+    matrix = matrix_table(league, paired)
+    ratings, prior_draws = rating_table(league, paired, league.players.index(anchor))
+    store = RunStore(folder)
+    store.write_table("matrix.csv", matrix)
+    store.write_table("ratings.csv", ratings)
+    plots.draw_league_plots(folder, league, matrix, ratings, anchor)
+    return LeagueResult(league, matrix, ratings, prior_draws)
+
+
+def matrix_table(league: League, paired: dict[tuple[int, int], pd.Series]) -> pd.DataFrame:
+    """One row per strategy and opponent: the comparisons it won, drew and lost, its score rate,
+    Elo and LOS, and its paired difference in points per round (strategy minus opponent)."""
+    rows = []
+    for (i, j), pair in paired.items():
+        for me, them, flip in ((i, j, False), (j, i, True)):
+            wins, losses = (pair["losses"], pair["wins"]) if flip else (pair["wins"], pair["losses"])
+            score = stats.score_interval(wins, pair["draws"], losses)
+            elo = stats.elo_interval(wins, pair["draws"], losses)
+            sign = -1.0 if flip else 1.0
+            low, high = sorted((sign * pair["ci95_low"], sign * pair["ci95_high"]))
+            rows.append(
+                {
+                    "strategy": league.players[me],
+                    "opponent": league.players[them],
+                    "deals": int(pair["deals"]),
+                    "wins": int(wins),
+                    "draws": int(pair["draws"]),
+                    "losses": int(losses),
+                    "score_rate": score.estimate,
+                    "score_ci95_low": score.low,
+                    "score_ci95_high": score.high,
+                    "elo": elo.estimate,
+                    "elo_ci95_low": elo.low,
+                    "elo_ci95_high": elo.high,
+                    "los": stats.likelihood_of_superiority(wins, losses),
+                    "mean_diff": sign * pair["mean_diff"],
+                    "diff_ci95_low": low,
+                    "diff_ci95_high": high,
+                }
+            )
+    order = {name: index for index, name in enumerate(league.players)}
+    table = pd.DataFrame(rows)
+    return table.sort_values(["strategy", "opponent"], key=lambda names: names.map(order), ignore_index=True)
+
+
+def rating_table(league: League, paired: dict[tuple[int, int], pd.Series], anchor: int) -> tuple[pd.DataFrame, float]:
+    """Every strategy's Elo rating with its interval (``anchor`` at 0), best first, and the virtual
+    draws per pairing the fit needed: none, unless a strategy won or lost every comparison, whose
+    rating would have no finite maximum (then one draw per pairing, BayesElo's prior, and it says so)."""
+    encounters = [stats.Encounter(i, j, pair["wins"], pair["draws"], pair["losses"]) for (i, j), pair in paired.items()]
+    prior_draws = 0.0
+    try:
+        ratings = stats.paired_comparison_ratings(len(league.players), encounters, anchor)
+    except ValueError:
+        prior_draws = 1.0
+        ratings = stats.paired_comparison_ratings(len(league.players), encounters, anchor, virtual_draws=prior_draws)
+    scored = {name: [0.0, 0] for name in league.players}  # score, comparisons
+    for (i, j), pair in paired.items():
+        scored[league.players[i]][0] += pair["wins"] + pair["draws"] / 2
+        scored[league.players[j]][0] += pair["losses"] + pair["draws"] / 2
+        for index in (i, j):
+            scored[league.players[index]][1] += int(pair["deals"])
+    table = pd.DataFrame(
+        {
+            "strategy": list(league.players),
+            "rating": [rating.estimate for rating in ratings],
+            "ci95_low": [rating.low for rating in ratings],
+            "ci95_high": [rating.high for rating in ratings],
+            "comparisons": [scored[name][1] for name in league.players],
+            "score_rate": [scored[name][0] / scored[name][1] for name in league.players],
+        }
+    )
+    return table.sort_values("rating", ascending=False, ignore_index=True), prior_draws
+
+
+def format_league(result: LeagueResult, anchor: str) -> str:
+    """The rating list and the matrix of score rates as terminal text."""
+    league = result.league
+    game = games.load(league.game)
+    unit = "games" if league.games else "deals"
+    seatings = len(seating.league_seatings(game.teams, game.duplicate_seatings))
+    pairings = len(league.players) * (len(league.players) - 1) // 2
+    lines = [
+        f"{league.game} league: {len(league.players)} strategies, {pairings} "
+        f"pairings of {league.rounds:,} {unit}, each {one(unit)} in {seatings} seatings, seed {league.seed}",
+        "",
+        f"Ratings (Elo, maximum likelihood over every {one(unit)}; {anchor} = 0):",
+    ]
+    ratings = result.ratings
+    lines.append(
+        pd.DataFrame(
+            {
+                "rank": range(1, len(ratings) + 1),
+                "strategy": ratings["strategy"],
+                "Elo": ratings["rating"].map("{:+.1f}".format),
+                "95% CI": [f"[{lo:+.1f}, {hi:+.1f}]" for lo, hi in zip(ratings["ci95_low"], ratings["ci95_high"])],
+                unit: ratings["comparisons"].map("{:,}".format),
+                "score": ratings["score_rate"].map("{:.1%}".format),
+            }
+        ).to_string(index=False)
+    )
+    if result.prior_draws:
+        lines.append(
+            f"(some strategy won or lost every {one(unit)} it played, which no finite rating fits: "
+            f"{result.prior_draws:g} virtual draw per pairing added, BayesElo's prior)"
+        )
+    order = list(ratings["strategy"])
+    cells = result.matrix.pivot(index="strategy", columns="opponent", values="score_rate")
+    cells = cells.reindex(index=order, columns=order)
+    shown = cells.map(lambda rate: "" if rate != rate else f"{rate:.1%}")
+    lines += [
+        "",
+        f"Head to head: the row's score against the column ({one(unit)}s won, draws half; matrix.csv has "
+        "intervals, Elo, LOS and points):",
+        shown.to_string(),
+    ]
+    return "\n".join(lines)
+
+
+def one(unit: str) -> str:
+    return unit.removesuffix("s")
