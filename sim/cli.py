@@ -15,6 +15,7 @@ from typing import Any
 
 import strategies
 from sim import games
+from sim import replay as sim_replay
 from sim.bench import BenchRequestError, benchmark
 from sim.bench import add_arguments as add_benchmark_arguments
 from sim.console import INTERRUPTED_STATUS, bounded_int_argument, output_gone, progress_bar, say_error
@@ -280,6 +281,8 @@ def command_league(args: argparse.Namespace) -> int:
 def command_runs(args: argparse.Namespace) -> int:
     from sim.results import list_runs
 
+    if not Path(args.results).is_dir():
+        raise UsageError(f"{args.results} is not a folder")
     runs = list_runs(args.results)
     if runs.empty:
         print(f"no cardsim runs or leagues under {args.results}/")
@@ -483,6 +486,10 @@ def argument_parser() -> argparse.ArgumentParser:
     match.add_argument("--quiet", action="store_true")
     match.set_defaults(handler=command_match)
 
+    replay = commands.add_parser("replay", parents=[seats_strategies], help="one deal of a finished run, move by move")
+    sim_replay.add_arguments(replay)
+    replay.set_defaults(handler=sim_replay.command)
+
     runs = commands.add_parser("runs", help="list the runs and leagues under a results folder")
     runs.add_argument("results", nargs="?", default=str(DEFAULT_RESULTS), metavar="RESULTS_DIR")
     runs.set_defaults(handler=command_runs)
@@ -547,6 +554,7 @@ def main(argv: list[str] | None = None) -> int:
         strategies.StrategyError,
         games.UnknownGame,
         UnwritableFolder,
+        sim_replay.ReplayError,
     ) as error:
         print(f"cardsim {args.command}: {error}", file=sys.stderr)
         return 2

@@ -75,6 +75,9 @@ class Game:
     action_name: Callable[[int], str]  # an action's name for people ("7S", "order up Hearts", "pass")
     parse_action: Callable[[str], int]  # the action a name names; sim.api.UnknownAction if none
     program: str  # the module of the spec's interactive program; its play(strategy, seed) seats a person
+    # The module that tells a replayed deal in the program's words (``sim.replay``): its seat_names(players),
+    # dealt(state, names, viewer) and told(state, events, names, viewer) return lines of text.
+    transcript: str
     baseline: str  # the spec's own computer player: what benchmarks and cross-checks seat in every seat
     # The team of each seat; partners share their team's points, so results count once per team.
     # Empty: every seat is its own team.

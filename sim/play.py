@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -20,10 +20,16 @@ from sim.games import DealSource, GamesResult, PlayGames, PlayRounds, RoundsResu
 S = TypeVar("S", bound=State)
 
 
-def play_out(state: S, strategies: Sequence[Strategy]) -> S:
-    """Play ``state`` to its end, ``strategies[seat]`` choosing for each seat; returns it."""
+def ignore_events(events: list[Any]) -> None:
+    """What ``play_out`` does with each action's events unless told otherwise: nothing."""
+
+
+def play_out(state: S, strategies: Sequence[Strategy], witness: Callable[[list[Any]], None] = ignore_events) -> S:
+    """Play ``state`` to its end, ``strategies[seat]`` choosing for each seat; returns it.
+
+    ``witness`` is handed the events of every action as it is taken (``sim.replay`` tells them)."""
     while not state.is_over:
-        state.apply(int(strategies[state.current_player].choose(state.observe())[0]))
+        witness(state.apply(int(strategies[state.current_player].choose(state.observe())[0])))
     return state
 
 

@@ -196,6 +196,9 @@ def test_progress_bars_count_whole_units():
     ["tournament", "--game", "straights", "--players", FIRST_LEGAL, "--rounds", "10", "--jobs", "9" * 5000],
     ["match", "heuristic", "first-legal", "--alpha", "nan"],
     ["match", "heuristic", "first-legal", "--max-deals", "1" * 5000],
+    ["match", "heuristic", "first-legal", "--elo", "1e999,5"],
+    ["match", "heuristic", "first-legal", "--points", "1" * 5000 + ",2"],
+    ["league", "--players", "heuristic,first-legal", "--rounds", "9" * 5000],
 ])
 def test_hostile_numbers_on_the_command_line_are_usage_errors(args):
     done = cardsim(*args)

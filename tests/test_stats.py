@@ -388,3 +388,66 @@ def test_score_interval_known_value() -> None:
                                                                                           0.625 + half, 20))
     assert score_interval(3, 0, 0).high == 1.0  # clipped to [0, 1]
     assert math.isnan(score_interval(0, 0, 0).estimate)
+
+
+# --------------------------------------------------------------------------- ratings
+
+
+def test_two_player_rating_is_the_elo_of_the_score_with_the_fisher_interval() -> None:
+    # Worked by hand: A scores 30 of 40 against B, so P(A beats B) = 0.75 and the rating difference
+    # is 400·log10(0.75/0.25) = 400·log10(3) = 190.849. On the logistic's natural scale the
+    # observed information is n·p·(1-p) = 40·0.75·0.25 = 7.5, so the standard error is
+    # 1/√7.5 = 0.365148 natural units = 0.365148·400/ln 10 = 63.432 Elo; ±1.959964·63.432.
+    a, b = stats.paired_comparison_ratings(2, [stats.Encounter(0, 1, 30, 0, 10)], anchor=1)
+    assert a.estimate == pytest.approx(190.849, abs=1e-3)
+    assert a.low == pytest.approx(190.849 - 124.326, abs=1e-2) and a.high == pytest.approx(190.849 + 124.326, abs=1e-2)
+    assert (b.estimate, b.low, b.high) == (0.0, 0.0, 0.0)  # the anchor
+
+
+def test_draws_count_half_and_a_chain_adds_ratings_and_variances() -> None:
+    # 20 wins, 20 draws, 0 losses is a score of 30 of 40: the same as 30-0-10 above.
+    (drawn,) = stats.paired_comparison_ratings(2, [stats.Encounter(0, 1, 20, 20, 0)], anchor=1)[:1]
+    assert drawn.estimate == pytest.approx(190.849, abs=1e-3)
+    # A beat B and B beat C 30-10 each, A never met C: A is 2 × 190.849 above C, and its variance is
+    # the sum of the two links' (so its half-width is √2 times one link's, 124.326·√2 = 175.823).
+    a, b, c = stats.paired_comparison_ratings(3, [stats.Encounter(0, 1, 30, 0, 10), stats.Encounter(1, 2, 30, 0, 10)],
+                                              anchor=2)
+    assert a.estimate == pytest.approx(381.697, abs=1e-3) and b.estimate == pytest.approx(190.849, abs=1e-3)
+    assert (a.high - a.low) / 2 == pytest.approx(175.823, abs=1e-2)
+
+
+def test_ratings_fit_the_likelihood_equations_of_a_cycle() -> None:
+    # At the maximum each player's expected score equals its actual score (the score equations).
+    encounters = [stats.Encounter(0, 1, 12, 3, 5), stats.Encounter(1, 2, 9, 4, 7), stats.Encounter(0, 2, 6, 2, 12)]
+    ratings = [r.estimate for r in stats.paired_comparison_ratings(3, encounters, anchor=0)]
+    actual, expected = np.zeros(3), np.zeros(3)
+    for e in encounters:
+        p = 1 / (1 + 10 ** ((ratings[e.second] - ratings[e.first]) / 400))
+        n = e.wins + e.draws + e.losses
+        actual[e.first] += e.wins + e.draws / 2
+        actual[e.second] += e.losses + e.draws / 2
+        expected[e.first] += n * p
+        expected[e.second] += n * (1 - p)
+    np.testing.assert_allclose(expected, actual, atol=1e-8)
+
+
+def test_ratings_that_do_not_exist_are_refused_or_need_the_prior() -> None:
+    with pytest.raises(ValueError, match="unbounded"):
+        stats.paired_comparison_ratings(2, [stats.Encounter(0, 1, 30, 0, 0)])
+    with pytest.raises(ValueError, match=r"players \[2\] have no encounters"):
+        stats.paired_comparison_ratings(3, [stats.Encounter(0, 1, 3, 0, 1)])
+    # One virtual draw: a score of 30.5 of 31, finite: 400·log10(30.5/0.5) = 714.132.
+    a, _ = stats.paired_comparison_ratings(2, [stats.Encounter(0, 1, 30, 0, 0)], anchor=1, virtual_draws=1)
+    assert a.estimate == pytest.approx(714.132, abs=1e-3)
+
+
+def test_elo_sprt_is_the_trinomial_gsprt_on_deal_scores() -> None:
+    from sim.match import Bounds, match_llr, score_of_elo
+
+    # 60 wins, 20 draws, 20 losses: mean score 0.7, variance 0.65 - 0.49 = 0.16. Against elo0 = 0
+    # (score 0.5) and elo1 = 100 (score 1/(1 + 10^-0.25) = 0.640065): LLR = (s1 - s0)·(70 - 100·(s0 +
+    # s1)/2) / 0.16 = 0.140065·12.99675 / 0.16 = 11.3774.
+    assert score_of_elo(100) == pytest.approx(0.640065, abs=1e-6)
+    pair = {"wins": 60, "draws": 20, "losses": 20, "diff": {"n": 100, "sum": 0.0, "sum_sq": 0.0}}
+    deals, llr = match_llr(Bounds("elo", 0, 100), pair, 1.0)
+    assert deals == 100 and llr == pytest.approx(11.3774, abs=1e-3)

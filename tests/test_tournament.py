@@ -72,11 +72,23 @@ def test_summary_and_paired_tables_match_the_rows(tmp_path):
         (expected.estimate, expected.low, expected.high)
     )
     assert pair["variance_reduction"] > 1
+    # Deal by deal: fewer points win in Straights, and a deal counts once, all seatings together.
+    margin = per_deal["first-legal"] - per_deal["heuristic"]
+    record = int((margin > 1e-9).sum()), int((margin.abs() <= 1e-9).sum()), int((margin < -1e-9).sum())
+    assert (pair["wins"], pair["draws"], pair["losses"]) == record and sum(record) == 800
+    elo = stats.elo_interval(*record)
+    assert (pair["elo"], pair["elo_ci95_low"], pair["elo_ci95_high"]) == pytest.approx((elo.estimate, elo.low, elo.high))
+    assert pair["los"] == pytest.approx(stats.likelihood_of_superiority(record[0], record[2]))
+    timing = pd.read_csv(tmp_path / "timing.csv").set_index("strategy")
+    # Every decision is timed: in Straights a seat decides 13 times a deal, in 4 seatings, twice over.
+    assert (timing["decisions"] == 800 * 13 * 4 * 2).all()
+    assert (timing["p99_seconds"] >= timing["mean_seconds"] / 10).all() and (timing["mean_seconds"] > 0).all()
     summary = pd.read_csv(tmp_path / "summary.csv")
     assert list(summary.columns[:6]) == ["strategy", "seats", "rounds", "mean_points", "ci95_low", "ci95_high"]
     assert list(pd.read_csv(tmp_path / "paired.csv").columns[:6]) == [
         "strategy_a", "strategy_b", "deals", "mean_diff", "ci95_low", "ci95_high"]
-    assert {p.name for p in tmp_path.glob("*.png")} == {"points_distribution.png", "mean_points.png"}
+    assert {"points_distribution.png", "mean_points.png", "paired_differences.png"} <= {
+        p.name for p in tmp_path.glob("*.png")}
 
 
 def test_games_mode_reports_win_rates(tmp_path):
@@ -291,6 +303,15 @@ def test_partners_draw_only_when_another_team_shares_the_win():
         (["tournament", "--config", "/no/such/file.toml"], "cannot read /no/such/file.toml"),
         (["report", "/no/such/run"], "does not exist"),
         (["match", "heuristic", "heuristic"], "A and B are the same strategy"),
+        (["match", "heuristic", "first-legal", "--min-deals", "10", "--max-deals", "5"],
+         "--min-deals (10) is more than --max-deals (5)"),
+        (["league", "--game", "straights", "--players", "heuristic"], "a league needs at least two strategies"),
+        (["league", "--game", "straights", "--players", "heuristic,first-legal", "--anchor", "mc"],
+         "--anchor mc is not one of the league's strategies"),
+        (["runs", "/no/such/folder"], "/no/such/folder is not a folder"),
+        (["strategies", "--import", "/no/such/bots.py"], "cannot import /no/such/bots.py: "),
+        (["tournament", "--import", "no_such_module_anywhere", "--game", "straights", "--players", "a,b,c,d",
+          "--rounds", "5"], "cannot import no_such_module_anywhere: ModuleNotFoundError"),
         (["bench", "--game", "euchre", "--cores", "0"], "--sizes and --cores must be positive"),
         (["crosscheck", "--rounds", "10", "--jobs", "0"], "--jobs must be -1 (every core) or at least 1, not 0"),
         (["tournament", "--game", "straights", "--players", "first-legal," * 3 + "first-legal", "--rounds", "5",
@@ -328,11 +349,35 @@ def test_match_stops_when_the_sprt_decides():
 
 
 def test_a_match_cut_short_says_why_it_did_not_decide():
-    from sim.match import MIN_DEALS, format_verdict, sequential_match
+    from sim.match import Bounds, format_verdict, sequential_match
 
-    outcome = sequential_match("straights", "heuristic", "first-legal", max_deals=200, progress=False)
-    assert outcome.winner is None and outcome.deals == 200
-    assert format_verdict(outcome).startswith(f"No decision after 200 deals: the test decides only after {MIN_DEALS:,}")
+    # Two near-identical players cannot be told apart within 0.001 points in 300 deals.
+    close = Bounds("points", -0.001, 0.001)
+    outcome = sequential_match("straights", "heuristic", "heuristic:gift=3.001", close, max_deals=300, progress=False)
+    assert outcome.winner is None and outcome.deals == 300
+    assert format_verdict(outcome).startswith("No decision after 300 deals: the test could not tell")
+
+
+def test_a_match_stops_at_the_first_look_past_min_deals_and_workers_do_not_change_it():
+    from sim.match import BATCH_DEALS, Bounds, sequential_match
+
+    elo = Bounds("elo", 0, 20)
+    first = sequential_match("straights", "heuristic", "first-legal", elo, progress=False)
+    assert first.winner == "heuristic" and first.deals == BATCH_DEALS["fast"]  # decided at the first look
+    later = sequential_match("straights", "heuristic", "first-legal", elo, min_deals=1000, jobs=2, progress=False)
+    assert later.deals == 4 * BATCH_DEALS["fast"] and later.winner == "heuristic"
+    again = sequential_match("straights", "heuristic", "first-legal", elo, min_deals=1000, progress=False)
+    assert (again.deals, again.llr, again.wins, again.losses) == (later.deals, later.llr, later.wins, later.losses)
+    assert later.wins + later.draws + later.losses == later.deals
+
+
+def test_match_verdict_reads_like_a_chess_engine_test():
+    done = cardsim("match", "heuristic", "simple", "--game", "euchre", "--elo", "0,30", "--quiet")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("heuristic is stronger than simple")
+    assert lines[2].startswith("Deals won-drawn-lost by heuristic: ") and "Elo +" in lines[2] and "LOS " in lines[2]
+    assert lines[3].startswith("SPRT: H0 advantage <= +0, H1 >= +30 Elo")
 
 
 def test_dask_backend_gives_identical_results(tmp_path):
@@ -414,3 +459,41 @@ def test_the_engine_defaults_to_the_fastest_the_game_has(tmp_path):
                    "--quiet", "--out", str(tmp_path / "run"))
     assert done.returncode == 0, done.stderr
     assert RunStore(tmp_path / "run").read_config()["plan"]["engine"] == "fast"
+
+
+def test_runs_lists_each_run_with_its_game_players_size_and_status(tmp_path):
+    results = tmp_path / "results"
+    done = tournament.Plan("straights", LINEUP, rounds=64, seed=1)
+    partial = tournament.Plan("ginrummy", ("heuristic", "simple"), rounds=3, seed=1, games=True, chunk_size=1)
+    run_plan(done, results / "done")
+    run_plan(partial, results / "partial")
+    (results / "partial" / "chunks" / "000001.json").unlink()  # as if stopped before its second chunk
+    (results / "partial" / "summary.csv").unlink()
+    (results / "stray").mkdir()
+    listing = cardsim("runs", str(results))
+    assert listing.returncode == 0, listing.stderr
+    lines = {line.split()[0]: line for line in listing.stdout.splitlines()[1:]}
+    assert set(lines) == {"done", "partial"}
+    assert "straights" in lines["done"] and "heuristic,first-legal" in lines["done"] and "64 deals" in lines["done"]
+    assert lines["done"].rstrip().endswith("done")
+    assert "3 games" in lines["partial"] and lines["partial"].rstrip().endswith("partial: 2 of 3 chunks")
+
+
+def test_a_strategy_file_imported_on_the_command_line_plays_in_workers(tmp_path):
+    bots = tmp_path / "lab" / "my_bots.py"
+    bots.parent.mkdir()
+    bots.write_text("from strategies import register\n"
+                    "from strategies.straights.first_legal import FirstLegal\n\n\n"
+                    "@register('straights', 'lab-first-legal')\n"
+                    "class LabFirstLegal(FirstLegal):\n"
+                    "    '''first-legal, from a researcher's file'''\n")
+    common = ["tournament", "--game", "straights", "--rounds", "256", "--chunk-size", "64", "--quiet"]
+    mine = cardsim(common[0], "--import", str(bots), *common[1:], "--jobs", "2",
+                   "--players", "lab-first-legal,heuristic,lab-first-legal,heuristic", "--out", str(tmp_path / "mine"))
+    assert mine.returncode == 0, mine.stderr
+    theirs = cardsim(*common, "--players", "first-legal,heuristic,first-legal,heuristic", "--out", str(tmp_path / "fl"))
+    mine_summary = pd.read_csv(tmp_path / "mine" / "summary.csv")
+    assert list(mine_summary["strategy"]) == ["lab-first-legal", "heuristic"]
+    assert theirs.returncode == 0
+    pd.testing.assert_frame_equal(mine_summary.drop(columns="strategy"),
+                                  pd.read_csv(tmp_path / "fl" / "summary.csv").drop(columns="strategy"))

@@ -47,6 +47,7 @@ POINTS_RANGE = (1, 100)
 PLAYER_TYPES = {"Simple": "simple", "Human": None}
 UPCARD_CHOICE = -1
 MAX_PACK_BYTES = 1 << 16  # 24 lines of "Rank of Suit", with room for any spacing
+TABLE_NAMES = ("South", "West", "North", "East")  # cardsim play euchre's seats: you sit South, your partner North
 
 
 class UsageError(Exception):
@@ -262,9 +263,8 @@ def play(computer: str, seed: int | None, stdin: TextIO = sys.stdin, stdout: Tex
     """``cardsim play euchre``: you against ``computer`` (your partner plays it too), on a seeded pack."""
     strategies.get_fair("euchre", computer, "tables")  # an unknown name fails before anything is printed
     pack = tuple(int(card) for card in np.random.default_rng(seed).permutation(rules.NEW_PACK))
-    names = ("South", "West", "North", "East")  # you sit South, your partner North
     settings = Settings(
-        "(seeded pack)", True, rules.DEFAULT_POINTS_TO_WIN, names, ("Human", "Simple", "Simple", "Simple")
+        "(seeded pack)", True, rules.DEFAULT_POINTS_TO_WIN, TABLE_NAMES, ("Human", "Simple", "Simple", "Simple")
     )
     return run_program(
         Program(settings, pack, stdin, stdout, computer=computer).run, stdout, stops=(EndOfInput,), program=PROGRAM_NAME

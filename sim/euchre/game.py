@@ -53,6 +53,7 @@ GAME = Game(
     action_name=action_name,
     parse_action=parse_action,
     program="sim.euchre.cli",
+    transcript="sim.euchre.transcript",
     baseline="simple",
     teams=tuple(rules.team_of(seat) for seat in range(rules.NUM_PLAYERS)),
 )

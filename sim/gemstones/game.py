@@ -59,6 +59,7 @@ def game_under(variants: Variants) -> Game:
         action_name=describe,
         parse_action=parse_action,
         program="sim.gemstones.cli",
+        transcript="sim.gemstones.transcript",
         baseline="greedy",
         with_rules=with_rules,
         rules=""

@@ -220,12 +220,7 @@ class Program:
         hand = self.current_hand
         self.letters = dict.fromkeys(cards_in(hand.hands[YOU]), DEFAULT_SET)
         self.arranged = False
-        dealer = hand.dealer
-        self.say(
-            f"Hand {self.current_game.hands_dealt}: {seat_name(dealer)} deal{'s' * dealer}; "
-            f"{seat_name(1 - dealer)} {'has' if dealer == YOU else 'have'} 11 cards "
-            f"and start{'s' * (dealer == YOU)}."
-        )
+        self.say(deal_line(self.current_game.hands_dealt, hand.dealer))
         if hand.current_player == COMPUTER:
             self.say("The computer starts with 11 cards and does not draw.")
             self.computer_discard()
@@ -300,12 +295,11 @@ class Program:
 
     def user_draw(self, action: int) -> None:
         drew = drawn(self.current_game.apply(action))
-        source = "draw {} from the stock" if drew.from_stock else "take {} from the discard pile"
         # Unarranged, the hand stays the spec's single set a (listed suit-major, organized if the
         # computer knocks). Arranged, the card gets a set of its own: joining one of the user's sets
         # could spoil a meld they built, and listed last it is easy to find.
         self.letters[drew.card] = new_set_letter(self.letters.values()) if self.arranged else DEFAULT_SET
-        self.say(f"You {source.format(card_name(drew.card))}.")
+        self.say(drew_line(drew, card_seen=True))
         self.your_turn()
 
     def chosen_throw(self, command: str, arguments: list[str]) -> int:
@@ -356,12 +350,7 @@ class Program:
         return [card for cards in self.user_sets(hand) if not rules.is_meld(cards) for card in cards]
 
     def computer_turn(self) -> None:
-        drew = drawn(self.current_game.apply(self.computer_action()))
-        self.say(
-            "The computer draws from the stock."
-            if drew.from_stock
-            else f"The computer takes {card_name(drew.card)} from the discard pile."
-        )
+        self.say(drew_line(drawn(self.current_game.apply(self.computer_action())), card_seen=False))
         self.computer_discard()
         if self.current_game.in_hand:
             self.your_turn()
@@ -378,6 +367,24 @@ class Program:
     def report(self, events: list[Event]) -> None:
         for event in events:
             self.say(*event_lines(event, self.current_game.target))
+
+
+def deal_line(number: int, dealer: int) -> str:
+    """The line that opens hand ``number`` (from 1) dealt by ``dealer``: the other seat holds 11 cards and starts."""
+    return (
+        f"Hand {number}: {seat_name(dealer)} deal{'s' * dealer}; "
+        f"{seat_name(1 - dealer)} {'has' if dealer == YOU else 'have'} 11 cards "
+        f"and start{'s' * (dealer == YOU)}."
+    )
+
+
+def drew_line(drew: Drew, card_seen: bool) -> str:
+    """The line for a draw; a card from the stock is named only when ``card_seen`` (by the drawer)."""
+    who, ending = capitalized(seat_name(drew.seat)), "s" * drew.seat
+    if not drew.from_stock:
+        return f"{who} take{ending} {card_name(drew.card)} from the discard pile."
+    card = f" {card_name(drew.card)}" if card_seen else ""
+    return f"{who} draw{ending}{card} from the stock."
 
 
 def drawn(events: list[Event]) -> Drew:

@@ -52,5 +52,6 @@ GAME = Game(
     action_name=action_name,
     parse_action=parse_action,
     program="sim.ginrummy.cli",
+    transcript="sim.ginrummy.transcript",
     baseline="cs340",
 )

@@ -56,5 +56,6 @@ GAME = Game(
     action_name=card_name,
     parse_action=parse_action,
     program="sim.straights.cli",
+    transcript="sim.straights.transcript",
     baseline="first-legal",
 )

@@ -1,0 +1,239 @@
+"""``cardsim replay``: one deal (or whole game) of a tournament run, played again and told move by move.
+
+The deal is played again on the game's reference engine by the run's strategies, built as the run
+built them (``sim.tournament.play_chunk``), so it is the very play the run's engine made: the
+reference engine is cross-checked move for move against the fast one. The game's transcript module
+(``Game.transcript``) tells it in the words of the game's own program: who sits where, the hands
+dealt, every action in order, then the points. Told as one seat saw it (``seat``), no card hidden
+from that seat is shown. When the run kept its per-deal rows, the replayed points are checked
+against the stored row.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import itertools
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol, cast
+
+import numpy as np
+import pandas as pd
+
+import strategies as strategy_registry
+from sim import games
+from sim.api import GameState, State
+from sim.console import bounded_int_argument
+from sim.games import Game
+from sim.play import play_out
+from sim.results import ResultsError, RunStore
+from sim.tournament import Plan, plan_from_config
+
+# The largest deal, seating or seat number read: beyond any run, so a number out of a run's range gets
+# that run's own message (``parse_int`` needs an upper bound to refuse long texts unread).
+MAX_NUMBER = 10**15
+
+
+class ReplayError(ValueError):
+    """A deal that cannot be replayed: no run in the folder, or a deal, seating or seat the run does not
+    have; or a replay that disagrees with the run's stored row (a bug)."""
+
+
+class Transcript(Protocol):
+    """What a game's transcript module provides (``Game.transcript``). ``viewer`` is the seat whose
+    view is told, None for every seat's cards."""
+
+    def seat_names(self, players: Sequence[str]) -> list[str]:
+        """The seats' names as the program calls them, given each seat's strategy spec."""
+
+    def dealt(self, state: Any, names: Sequence[str], viewer: int | None) -> list[str]:
+        """The lines that open the state's round (hand): how it begins and the hands ``viewer`` sees."""
+
+    def told(self, state: Any, events: list[Any], names: Sequence[str], viewer: int | None) -> list[str]:
+        """The lines of one action's ``events`` as ``viewer`` saw them; ``state`` is the state after them."""
+
+
+@dataclass(frozen=True)
+class Replay:
+    """One deal (or whole game) of a run in one of its seatings, told as ``viewer`` saw it."""
+
+    store: RunStore
+    plan: Plan
+    deal: int
+    seating: int
+    seatings: int  # how many seatings the run played each deal in
+    players: tuple[str, ...]  # the strategy spec in each seat
+    names: tuple[str, ...]  # each seat's name in the game's program
+    viewer: int | None  # the seat whose view is told; None: every seat's cards
+
+
+def unit(plan: Plan) -> str:
+    """What a run's ids number: deals, or whole games."""
+    return "game" if plan.games else "deal"
+
+
+def replay_text(run_dir: str | os.PathLike[str], deal: int, seating: int = 0, seat: int | None = None) -> str:
+    """Deal ``deal`` (for a whole-games run, game ``deal``) of the run in ``run_dir``, in seating
+    ``seating`` (an index into the run's seatings), told as seat ``seat`` saw it (None: every seat's
+    cards)."""
+    store = RunStore(run_dir)
+    plan = read_plan(store)
+    game = plan.validate()
+    seatings = plan.seatings(game)
+    if not 0 <= deal < plan.rounds:
+        raise ReplayError(f"{unit(plan)} {deal} is out of range: the run played {unit(plan)}s 0 to {plan.rounds - 1}")
+    if not 0 <= seating < len(seatings):
+        raise ReplayError(f"seating {seating} is out of range: the run played seatings 0 to {len(seatings) - 1}")
+    if seat is not None and not 0 <= seat < game.num_seats:
+        raise ReplayError(f"seat {seat} is out of range: {game.name} has seats 0 to {game.num_seats - 1}")
+    transcript: Transcript = importlib.import_module(game.transcript)
+    players = tuple(plan.players[player] for player in seatings[seating])
+    names = tuple(transcript.seat_names(players))
+    replay = Replay(store, plan, deal, seating, len(seatings), players, names, seat)
+    built = {spec: strategy_registry.get(plan.game, spec) for spec in plan.strategy_names}
+    state = first_state(plan, game, deal)
+    lines = header(replay) + transcript.dealt(state, names, seat)
+    play_out(
+        state,
+        [built[spec] for spec in players],
+        lambda events: lines.extend(transcript.told(state, events, names, seat)),
+    )
+    outcome = outcome_row(plan, state)
+    lines += [""] + result_lines(replay, outcome) + [stored_row_check(replay, outcome)]
+    return "\n".join(lines) + "\n"
+
+
+def read_plan(store: RunStore) -> Plan:
+    """The plan of the run in ``store``'s folder; ``ReplayError`` if the folder holds no run."""
+    if not store.path.is_dir():
+        raise ReplayError(f"{store.path} is not a folder: name a tournament run's folder (results/<run-id>)")
+    try:
+        return plan_from_config(store.read_config())
+    except ResultsError as error:
+        raise ReplayError(f"{store.path} holds no tournament run: {error}") from None
+    except TypeError as error:
+        raise ReplayError(f"{store.path}/config.json is not a plan this cardsim reads: {error}") from None
+
+
+def first_state(plan: Plan, game: Game, deal: int) -> State:
+    """The reference state the run played: deal ``deal`` as round ``deal``, or whole game ``deal``
+    dealt round after round as ``sim.play.games_player`` deals it."""
+    if not plan.games:
+        return game.new_state(game.deals(plan.seed, deal, 1)[0], deal)
+    deal_source = games.game_deal_source(game, plan.seed)
+    rounds = itertools.count()
+
+    def next_deal() -> Sequence[int]:
+        return deal_source(np.array([deal]), next(rounds))[0]
+
+    return game.new_game(next_deal, deal)
+
+
+def outcome_row(plan: Plan, state: State) -> dict[str, list]:
+    """The finished state as the run's rows store it, by column, one value per seat: the points
+    and, for a whole game, its rounds and whether each seat won."""
+    points = [int(points) for points in state.points()]
+    if not plan.games:
+        return {"points": points}
+    whole = cast(GameState, state)  # a --games run's state is a whole game (Game.new_game)
+    won = whole.winning_seats()
+    return {
+        "points": points,
+        "rounds": [whole.rounds_played] * len(points),
+        "winner": [seat in won for seat in range(len(points))],
+    }
+
+
+def header(replay: Replay) -> list[str]:
+    """Which run, deal and seating this is, who sits where, and whose view is told."""
+    plan = replay.plan
+    lines = [
+        f"Run {plan.run_id} ({replay.store.path}): {plan.game}, {unit(plan)} {replay.deal}, "
+        f"seating {replay.seating} (seatings 0 to {replay.seatings - 1})",
+    ]
+    lines += [
+        f"Seat {seat} ({name}): {player}" for seat, (name, player) in enumerate(zip(replay.names, replay.players))
+    ]
+    if replay.viewer is None:
+        lines.append("Every seat's cards are shown.")
+    else:
+        lines.append(
+            f"As seat {replay.viewer} ({replay.names[replay.viewer]}) saw it: no other seat's hidden cards are shown."
+        )
+    return lines + [""]
+
+
+def result_lines(replay: Replay, outcome: dict[str, list]) -> list[str]:
+    """The points of every seat and, for a whole game, its length and winners."""
+    scored = ", ".join(f"{name} {points}" for name, points in zip(replay.names, outcome["points"]))
+    if not replay.plan.games:
+        return [f"Points: {scored}"]
+    winners = ", ".join(name for name, won in zip(replay.names, outcome["winner"]) if won)
+    rounds = outcome["rounds"][0]
+    return [f"Final scores after {rounds} round{'s' * (rounds != 1)}: {scored}", f"Won by: {winners}"]
+
+
+def stored_row_check(replay: Replay, outcome: dict[str, list]) -> str:
+    """A line saying the replayed outcome equals the run's stored rows for the deal and seating, or
+    why there are none to compare with; ``ReplayError`` when they differ."""
+    plan, deal, seating = replay.plan, replay.deal, replay.seating
+    chunk = deal // plan.chunk_size
+    path = replay.store.chunk_path(chunk, ".parquet")
+    if not plan.keep_rounds:
+        return "The run kept no per-deal rows (--no-rounds): there is no stored row to compare with."
+    if not path.exists():
+        return f"Chunk {chunk} of the run is not stored yet: there is no stored row to compare with."
+    rows = stored_rows(path, unit(plan), deal, seating)
+    stored = {column: rows[column].tolist() for column in outcome}
+    if stored != outcome:
+        raise ReplayError(
+            f"the replay of {unit(plan)} {deal}, seating {seating} ends with {outcome}, but {path} "
+            f"stores {stored}: a bug, please report it"
+        )
+    return f"The replayed points match the run's stored row ({path.name}, {unit(plan)} {deal}, seating {seating})."
+
+
+def stored_rows(path: Path, id_column: str, deal: int, seating: int) -> pd.DataFrame:
+    """The stored rows of ``deal`` in ``seating``, one per seat in seat order."""
+    try:
+        rows = pd.read_parquet(path)
+    except (OSError, ValueError) as error:
+        raise ReplayError(f"{path} is unreadable: {error}") from None
+    chosen = rows[(rows[id_column] == deal) & (rows["seating"] == seating)].sort_values("seat")
+    if chosen.empty:
+        raise ReplayError(f"{path} holds no row of {id_column} {deal}, seating {seating}")
+    return chosen
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """``cardsim replay RUN --deal N [--seating S] [--seat K]``."""
+    parser.add_argument("run_dir", metavar="RUN", help="a tournament run's folder (results/<run-id>)")
+    parser.add_argument(
+        "--deal",
+        type=bounded_int_argument(0, MAX_NUMBER, "deal number"),
+        required=True,
+        metavar="N",
+        help="the deal to replay (the game, for a --games run), from 0",
+    )
+    parser.add_argument(
+        "--seating",
+        type=bounded_int_argument(0, MAX_NUMBER, "seating number"),
+        default=0,
+        metavar="S",
+        help="which of the run's seatings, from 0 (default 0; duplicate runs play several)",
+    )
+    parser.add_argument(
+        "--seat",
+        type=bounded_int_argument(0, MAX_NUMBER, "seat number"),
+        metavar="K",
+        help="tell it as seat K saw it, hiding the other seats' cards (default: show every seat's cards)",
+    )
+
+
+def command(args: argparse.Namespace) -> int:
+    """Print the replay the arguments ask for."""
+    print(replay_text(args.run_dir, args.deal, args.seating, args.seat), end="")
+    return 0
