@@ -103,7 +103,9 @@ def register(game: str, name: str, *, deterministic: bool = True, cheating: bool
 
     def decorate(factory: Callable[..., Strategy]):
         registered = _registry.setdefault(game, {})
-        if name in registered or name in _aliases.get(game, {}):
+        # The same definition again is a module reloaded (Dask's upload_file imports, then reloads).
+        reloaded = name in registered and _origin(registered[name].factory) == _origin(factory)
+        if not reloaded and (name in registered or name in _aliases.get(game, {})):
             taken_by = registered[name].factory if name in registered else f"an alias of {_aliases[game][name]}"
             raise StrategyError(
                 f"{game} strategy {name!r} is registered twice: by {_origin(taken_by)} and by "

@@ -406,6 +406,25 @@ def test_newest_run_picks_the_last_finished_run_of_the_kind_asked(tmp_path):
         newest_run(tmp_path, game="ginrummy")
 
 
+def test_a_strategy_file_imported_on_the_command_line_reaches_dask_workers(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    bots = tmp_path / "dask_lab_bots.py"
+    bots.write_text("from strategies import register\n"
+                    "from strategies.straights.first_legal import FirstLegal\n\n\n"
+                    "@register('straights', 'dask-lab-first-legal')\n"
+                    "class DaskLabFirstLegal(FirstLegal):\n"
+                    "    'first-legal, from a researcher file'\n")
+    # The workers run in this process, which never imported the file: only the upload can bring it.
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, protocol="tcp",
+                                  dashboard_address=None) as cluster:
+        done = cardsim("tournament", "--import", str(bots), "--game", "straights", "--rounds", "128",
+                       "--players", "dask-lab-first-legal,heuristic,dask-lab-first-legal,heuristic",
+                       "--chunk-size", "64", "--backend", "dask", "--scheduler", cluster.scheduler_address,
+                       "--jobs", "1", "--out", str(tmp_path / "run"), "--quiet")
+    assert done.returncode == 0, done.stderr
+    assert list(pd.read_csv(tmp_path / "run" / "summary.csv")["strategy"]) == ["dask-lab-first-legal", "heuristic"]
+
+
 @pytest.fixture
 def own_strategies(tmp_path, monkeypatch):
     """A researcher's module registering ``copied-first-legal``, importable from ``tmp_path``; its
