@@ -75,6 +75,15 @@ def test_a_league_resumes_and_refuses_another_league_in_its_folder(gemstones_lea
     league, folder, result = gemstones_league
     again = run(league, folder, anchor="greedy", progress=False)  # everything played: only summed again
     pd.testing.assert_frame_equal(again.ratings, result.ratings)
+    # Stopped before its last pairing was played: running it again plays only what is missing.
+    last = folder / "pairings" / "1-2"
+    for chunk in (last / "chunks").glob("*.json"):
+        chunk.unlink()
+    (folder / "ratings.csv").unlink()
+    assert RunStore(last).finished_chunks() == set()
+    resumed = run(league, folder, anchor="greedy", progress=False)
+    pd.testing.assert_frame_equal(resumed.ratings, result.ratings)
+    pd.testing.assert_frame_equal(resumed.matrix, result.matrix)
     with pytest.raises(ResultsError, match="holds a different league"):
         run(League("gemstones", ("heuristic", "greedy"), rounds=40, seed=3), folder, progress=False)
     # A pairing replays like any run: its folder is a tournament run.
