@@ -287,7 +287,7 @@ def command_runs(args: argparse.Namespace) -> int:
     if runs.empty:
         print(f"no cardsim runs or leagues under {args.results}/")
         return 0
-    print(runs.drop(columns="path").to_string(index=False))
+    print(runs.drop(columns=["path", "games"]).to_string(index=False))
     return 0
 
 

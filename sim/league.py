@@ -139,16 +139,14 @@ def run(
 
 
 def finish(league: League, folder: Path, anchor: str | None = None) -> LeagueResult:
-    """The matrix and ratings of a league whose pairings are all played, written into ``folder``."""
+    """The matrix and ratings of a league whose pairings are all played (their ``paired.csv`` written),
+    written into ``folder``."""
     from sim import plots
 
     anchor = league.players[0] if anchor is None else anchor
     if anchor not in league.players:
         raise PlanError(f"the anchor {anchor!r} is not one of the league's strategies")
-    paired = {
-        pairing: tournament.finish(plan, RunStore(pairing_folder(folder, pairing))).paired.iloc[0]
-        for pairing, plan in league.pairing_plans().items()
-    }
+    paired = {pairing: _paired_row(pairing_folder(folder, pairing)) for pairing in league.pairing_plans()}
     matrix = matrix_table(league, paired)
     ratings, prior_draws = rating_table(league, paired, league.players.index(anchor))
     store = RunStore(folder)
@@ -156,6 +154,14 @@ def finish(league: League, folder: Path, anchor: str | None = None) -> LeagueRes
     store.write_table("ratings.csv", ratings)
     plots.draw_league_plots(folder, league, matrix, ratings, anchor)
     return LeagueResult(league, matrix, ratings, prior_draws)
+
+
+def _paired_row(run_folder: Path) -> pd.Series:
+    """The one row of a finished pairing's paired table (``paired.csv``)."""
+    path = run_folder / "paired.csv"
+    if not path.exists():
+        raise ResultsError(f"{run_folder} is unfinished: run the league again to resume it")
+    return pd.read_csv(path).iloc[0]
 
 
 def matrix_table(league: League, paired: dict[tuple[int, int], pd.Series]) -> pd.DataFrame:

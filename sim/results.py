@@ -141,12 +141,13 @@ class RunStore:
         return pd.concat([pd.read_parquet(path) for path in files], ignore_index=True)
 
 
-RUN_COLUMNS = ("run", "kind", "game", "players", "size", "date", "status", "path")
+RUN_COLUMNS = ("run", "kind", "game", "players", "size", "games", "date", "status", "path")
 
 
 def list_runs(results: str | os.PathLike[str]) -> pd.DataFrame:
     """The tournament runs and leagues directly under ``results``, newest first: one row each with its
-    folder name, kind, game, players, size, date (of its last write) and status ("done", or
+    folder name, kind, game, players, size, whether it played whole games, date (of its last write)
+    and status ("done", or
     "partial" with the chunks or pairings played so far). Folders that are neither are left out."""
     rows = []
     folder = Path(results)
@@ -185,6 +186,7 @@ def _run_row(path: Path) -> dict[str, Any] | None:
         "game": game,
         "players": players,
         "size": size,
+        "games": bool(plan["games"]),
         "date": _modified(path, ("config.json", "summary.csv")),
         "status": status,
         "path": path,
@@ -207,6 +209,7 @@ def _league_row(path: Path) -> dict[str, Any] | None:
         "game": game,
         "players": ",".join(players),
         "size": size,
+        "games": bool(league["games"]),
         "date": _modified(path, ("league.json", "ratings.csv")),
         "status": status,
         "path": path,
@@ -224,7 +227,7 @@ def newest_run(results: str | os.PathLike[str], game: str | None = None, games: 
     if game is not None:
         fitting = fitting[fitting["game"] == game]
     if games is not None:
-        fitting = fitting[fitting["size"].str.endswith(" games") == games]
+        fitting = fitting[fitting["games"] == games]
     if fitting.empty:
         games_word: dict[bool | None, str] = {True: "whole-games", False: "per-round"}
         kind = " ".join(filter(None, [game, games_word.get(games), "tournament"]))

@@ -84,7 +84,7 @@ def test_counting_strategy_counts_every_row_it_answers():
             return np.argmax(observation.legal_mask, axis=1)
 
     game = games.load("euchre")
-    counting = bench.CountingStrategy(Lowest())
+    counting = bench.TimedStrategy(Lowest())
     state = game.new_state(game.deals(1, 0, 1)[0], 0)
     decisions = 0
     while not state.is_over:

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import strategies
-from sim.crosscheck import CHUNK_SIZE, crosscheck
+from sim.crosscheck import crosscheck
 from strategies.straights.first_legal import FirstLegal
 
 LOOKAHEAD = {"mc", "oracle-mc"}
@@ -50,13 +50,17 @@ class DeviatesInTheFastEngineOnOneDeal:
         return chosen
 
 
-@pytest.mark.parametrize("deal", [CHUNK_SIZE + 404, None])
-def test_workers_give_the_report_one_process_gives(deal):
+SPAN = 512  # deals a worker checks at a time in this test (CHUNK_SIZE in real runs): three spans
+
+
+@pytest.mark.parametrize("deal", [SPAN + 404, None])
+def test_workers_give_the_report_one_process_gives(deal, monkeypatch):
+    monkeypatch.setattr("sim.crosscheck.CHUNK_SIZE", SPAN)  # spans are cut in this process
     lineup = [DeviatesInTheFastEngineOnOneDeal(deal if deal is not None else -1)] * 4
-    alone = crosscheck("straights", rounds=CHUNK_SIZE + 900, seed=5, strategies=lineup)
-    in_workers = crosscheck("straights", rounds=CHUNK_SIZE + 900, seed=5, strategies=lineup, jobs=2)
+    alone = crosscheck("straights", rounds=2 * SPAN + 300, seed=5, strategies=lineup)
+    in_workers = crosscheck("straights", rounds=2 * SPAN + 300, seed=5, strategies=lineup, jobs=2)
     assert in_workers == alone
     if deal is None:
-        assert alone.ok and alone.rounds == CHUNK_SIZE + 900
+        assert alone.ok and alone.rounds == 2 * SPAN + 300
     else:
         assert alone.divergence.deal == deal and alone.rounds == deal  # every earlier deal agreed
