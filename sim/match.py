@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import time
+import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
@@ -197,7 +198,10 @@ def _chunks_in_order(plan: Plan, jobs: int) -> Iterator[ChunkResult]:
     modules = registering_modules(plan)
     with local_workers(jobs):
         parallel = Parallel(return_as="generator")
-    yield from parallel(delayed(play_chunk_importing)(plan, index, modules) for index in range(plan.num_chunks))
+    with warnings.catch_warnings():
+        # The batches played past the verdict are dropped on purpose; joblib would warn of them.
+        warnings.filterwarnings("ignore", message=r".*tasks which were still being processed", category=UserWarning)
+        yield from parallel(delayed(play_chunk_importing)(plan, index, modules) for index in range(plan.num_chunks))
 
 
 def format_verdict(outcome: MatchOutcome) -> str:
