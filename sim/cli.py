@@ -340,7 +340,10 @@ def command_strategies(args: argparse.Namespace) -> int:
         print(f"{name}:")
         aliases = strategies.aliases(name)
         for info in strategies.available(name):
-            settings = ", ".join(f"{key}={value}" for key, value in info.parameters.items())
+            settings = ", ".join(
+                [*(f"{key}=(required)" for key in info.required)]
+                + [f"{key}={value}" for key, value in info.parameters.items()]
+            )
             marks = [f"alias: {alias}" for alias, target in aliases.items() if target == info.name]
             suffix = f"  [{'; '.join(marks)}]" if marks else ""
             print(f"  {info.name:<14} {info.description}{suffix}")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -79,6 +80,10 @@ class Game:
     # dealt(state, names, viewer) and told(state, events, names, viewer) return lines of text.
     transcript: str
     baseline: str  # the spec's own computer player: what benchmarks and cross-checks seat in every seat
+    # ``encode(observation)``: a batch of n observations as an (n, observation_size) float32 array, for
+    # learning agents (``sim.envs``); built from the observation's fields alone (docs/<game>.md lists it).
+    encode: Callable[[Any], np.ndarray]
+    observation_size: int
     # The team of each seat; partners share their team's points, so results count once per team.
     # Empty: every seat is its own team.
     teams: tuple[int, ...] = ()

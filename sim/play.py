@@ -3,7 +3,8 @@
 Every game's reference engine is driven the same way (``sim.api``): ask the strategy of the seat to
 move with the state's observation (a batch of one) and apply its answer, until the state is over.
 ``rounds_player`` and ``games_player`` turn a game's ``new_state`` and ``new_game`` into the
-``play_rounds``/``play_games`` functions the tournament pipeline calls.
+``play_rounds``/``play_games`` functions the tournament pipeline calls; ``reference_state`` is the state
+a tournament plays for a deal (or whole game) of its seed, for replays and environments.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from sim.api import NewGame, NewState, State, Strategy
-from sim.games import DealSource, GamesResult, PlayGames, PlayRounds, RoundsResult
+from sim.games import DealSource, Game, GamesResult, PlayGames, PlayRounds, RoundsResult, game_deal_source
 
 S = TypeVar("S", bound=State)
 
@@ -31,6 +32,21 @@ def play_out(state: S, strategies: Sequence[Strategy], witness: Callable[[list[A
     while not state.is_over:
         witness(state.apply(int(strategies[state.current_player].choose(state.observe())[0])))
     return state
+
+
+def reference_state(game: Game, seed: int, index: int, whole_game: bool = False) -> State:
+    """The reference state tournaments play for ``index`` of ``seed``: deal ``index`` as round
+    ``index``, or whole game ``index`` dealt round after round as ``games_player`` deals it
+    (``games.game_deal_source``)."""
+    if not whole_game:
+        return game.new_state(game.deals(seed, index, 1)[0], index)
+    deal_source = game_deal_source(game, seed)
+    rounds = itertools.count()
+
+    def next_deal() -> Sequence[int]:
+        return deal_source(np.array([index]), next(rounds))[0]
+
+    return game.new_game(next_deal, index)
 
 
 def rounds_player(new_state: NewState, num_seats: int) -> PlayRounds:

@@ -13,22 +13,18 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import itertools
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, cast
 
-import numpy as np
 import pandas as pd
 
 import strategies as strategy_registry
-from sim import games
 from sim.api import GameState, State
 from sim.console import bounded_int_argument
-from sim.games import Game
-from sim.play import play_out
+from sim.play import play_out, reference_state
 from sim.results import ResultsError, RunStore
 from sim.tournament import Plan, plan_from_config
 
@@ -94,7 +90,7 @@ def replay_text(run_dir: str | os.PathLike[str], deal: int, seating: int = 0, se
     names = tuple(transcript.seat_names(players))
     replay = Replay(store, plan, deal, seating, len(seatings), players, names, seat)
     built = {spec: strategy_registry.get(plan.game, spec) for spec in plan.strategy_names}
-    state = first_state(plan, game, deal)
+    state = reference_state(game, plan.seed, deal, plan.games)
     lines = header(replay) + transcript.dealt(state, names, seat)
     play_out(
         state,
@@ -116,20 +112,6 @@ def read_plan(store: RunStore) -> Plan:
         raise ReplayError(f"{store.path} holds no tournament run: {error}") from None
     except TypeError as error:
         raise ReplayError(f"{store.path}/config.json is not a plan this cardsim reads: {error}") from None
-
-
-def first_state(plan: Plan, game: Game, deal: int) -> State:
-    """The reference state the run played: deal ``deal`` as round ``deal``, or whole game ``deal``
-    dealt round after round as ``sim.play.games_player`` deals it."""
-    if not plan.games:
-        return game.new_state(game.deals(plan.seed, deal, 1)[0], deal)
-    deal_source = games.game_deal_source(game, plan.seed)
-    rounds = itertools.count()
-
-    def next_deal() -> Sequence[int]:
-        return deal_source(np.array([deal]), next(rounds))[0]
-
-    return game.new_game(next_deal, deal)
 
 
 def outcome_row(plan: Plan, state: State) -> dict[str, list]:

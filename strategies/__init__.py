@@ -81,6 +81,15 @@ class StrategyInfo:
         }
 
     @property
+    def required(self) -> tuple[str, ...]:
+        """The settings the strategy cannot do without (no default), given as text: ``policy``'s path."""
+        return tuple(
+            name
+            for name, parameter in inspect.signature(self.factory).parameters.items()
+            if parameter.default is inspect.Parameter.empty
+        )
+
+    @property
     def limits(self) -> dict[str, Between | OneOf]:
         """The declared range or choices of each setting that has one."""
         function = self.factory.__init__ if inspect.isclass(self.factory) else self.factory
@@ -239,14 +248,19 @@ def get(game: str, spec: str) -> Strategy:
     """Build the strategy a spec such as ``"mc:samples=64"`` names; its ``name`` is the spec."""
     name, raw_settings = parse_spec(spec)
     registration = info(game, name)
+    required = registration.required
     defaults, limits = registration.parameters, registration.limits
+    missing = [key for key in required if key not in raw_settings]
+    if missing:
+        needed = ",".join(f"{key}=..." for key in missing)
+        raise StrategyError(f"{registration.name} needs {needed} (for example {registration.name}:{needed})")
     settings = {}
     for key, value in raw_settings.items():
-        if key not in defaults:
-            known = ", ".join(defaults) or "none"
+        if key not in defaults and key not in required:
+            known = ", ".join([*required, *defaults]) or "none"
             raise StrategyError(f"{registration.name} has no setting {shown(key)} (settings: {known})")
         try:
-            settings[key] = _convert(value, defaults[key], limits.get(key))
+            settings[key] = _convert(value, defaults.get(key, ""), limits.get(key))
         except (NumberError, ValueError) as error:
             raise StrategyError(f"bad value for {key} of {registration.name}: {error}") from None
     # The spec labels the object for messages (read back with getattr): the Strategy protocol has no name.

@@ -566,7 +566,8 @@ def test_swapping_a_card_the_mover_has_seen_changes_its_observation(name):
 @pytest.mark.parametrize("name", NAMES)
 def test_deterministic_strategies_choose_alike_on_identical_observations(name):
     tested = [info for info in strategies.available(name)
-              if info.deterministic and not info.cheating and info.name not in SLOW_STRATEGIES]
+              if info.deterministic and not info.cheating and info.name not in SLOW_STRATEGIES
+              and not info.required]  # policy needs a file: tests/test_policy.py seats random ones
     assert tested
     pairs = 0
     for decision in reshuffled_decisions(name):

@@ -17,7 +17,8 @@ SLOW = {"mc", "oracle-mc"}  # Monte-Carlo lookahead: seconds per deal on the ref
 
 
 def lineup(game: games.Game) -> tuple[str, ...]:
-    names = [info.name for info in strategies.available(game.name) if info.name not in SLOW and not info.cheating]
+    names = [info.name for info in strategies.available(game.name)
+             if info.name not in SLOW and not info.cheating and not info.required]  # policy needs a file
     return tuple(names[seat % len(names)] for seat in range(game.num_seats))
 
 

@@ -17,7 +17,7 @@ from sim.dealing import BlockDealer
 from sim.euchre import fast, rules
 from sim.euchre.engine import Game as EuchreGame
 from sim.euchre.engine import Hand
-from sim.euchre.observation import NUM_ACTIONS, action_name, parse_action
+from sim.euchre.observation import ENCODED_SIZE, NUM_ACTIONS, action_name, encode, parse_action
 from sim.games import Game
 from sim.play import games_player, rounds_player
 
@@ -54,6 +54,8 @@ GAME = Game(
     parse_action=parse_action,
     program="sim.euchre.cli",
     transcript="sim.euchre.transcript",
+    encode=encode,
+    observation_size=ENCODED_SIZE,
     baseline="simple",
     teams=tuple(rules.team_of(seat) for seat in range(rules.NUM_PLAYERS)),
 )

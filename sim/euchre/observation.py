@@ -7,6 +7,8 @@ the card it threw away. It never sees another player's cards or the three undeal
 
 Actions are ints: a card id (``sim.cards``) plays a card or, for the dealer after picking up,
 throws it away; ``ORDER_UP + suit`` orders up that suit; ``PASS`` passes.
+
+``encode`` turns a batch into the float32 rows learning agents read (``ENCODING``, docs/euchre.md).
 """
 
 from __future__ import annotations
@@ -16,8 +18,11 @@ from enum import IntEnum
 
 import numpy as np
 
+from sim import encoding
 from sim.api import ArrayRecord, UnknownAction
 from sim.cards import SUIT_NAMES, CardError, bits_to_bools, card_name, parse_card
+from sim.encoding import Layout
+from sim.euchre import rules
 from sim.numbers import shown
 
 ORDER_UP = 52
@@ -95,3 +100,86 @@ class Observation(ArrayRecord):
         """(n, NUM_ACTIONS) bool, True where the action is legal (``sim.api``'s convention; ``legal``
         holds the same as bits, which this game's strategies read)."""
         return bits_to_bools(self.legal, NUM_ACTIONS)
+
+
+SEATS, TEAMS, CARDS = rules.NUM_PLAYERS, rules.NUM_TEAMS, rules.PACK_SIZE
+TRICKS = rules.TRICKS_PER_HAND
+BID_KINDS = PASS - ORDER_UP + 1  # order up each suit, or pass
+# PACK_INDEX[card id] is the card's column among the pack's 24 (sorted by card id), -1 outside the pack.
+PACK_INDEX = np.full(52, NONE, dtype=np.int64)
+PACK_INDEX[rules.PACK_CARDS] = np.arange(CARDS)
+ENCODING: Layout = (
+    (SEATS, "the seat to move, one-hot"),
+    (SEATS, "the dealer, one-hot in places after the seat to move (0: itself)"),
+    (len(Phase), "the phase, one-hot: making, the dealer's discard, playing, over"),
+    (2, "the round of making, one-hot: first (upcard's suit), second"),
+    (CARDS, "the cards it holds, one column per card of the pack in card-id order"),
+    (CARDS, "the upcard, one-hot over the pack"),
+    (
+        2 * SEATS * BID_KINDS,
+        "the bids from the eldest hand on: 8 blocks of 5 (order up clubs, diamonds, hearts, "
+        "spades; pass), zeros after the last",
+    ),
+    (len(SUIT_NAMES), "trump, one-hot by suit (zeros while making)"),
+    (SEATS, "the maker, one-hot in places after the seat to move"),
+    (CARDS, "the card it threw away as dealer, one-hot over the pack"),
+    (SEATS, "the current trick's leader, one-hot in places after the seat to move"),
+    (
+        TRICKS * SEATS * CARDS,
+        "the tricks: per trick in order, a block of 24 card columns per seat from the seat "
+        "to move on, the card that seat played (the current trick so far included)",
+    ),
+    (TEAMS, "tricks taken this hand, / 5: its own team, the other"),
+    (TEAMS, "game scores before this hand, / 10: its own team, the other"),
+)
+"""The slices of ``encode``'s rows; "from the seat to move on" means the seat to move first, then the
+seats after it in turn order (to its left)."""
+ENCODED_SIZE = encoding.size(ENCODING)
+
+
+def encode(observation: Observation) -> np.ndarray:
+    """(n, ENCODED_SIZE) float32: the observation as ``ENCODING`` lays it out, for learning agents."""
+    seat = observation.seat
+    bids = observation.bids
+    team = seat % TEAMS  # rules.team_of
+    return encoding.concatenate(
+        [
+            encoding.one_hot(seat, SEATS),
+            encoding.one_hot(encoding.seats_after(observation.dealer, seat, SEATS), SEATS),
+            encoding.one_hot(observation.phase, len(Phase)),
+            encoding.one_hot(observation.making_round - 1, 2),
+            bits_to_bools(observation.hand)[:, rules.PACK_CARDS],
+            pack_one_hot(observation.upcard),
+            encoding.one_hot(np.where(bids == NONE, NONE, bids - ORDER_UP), BID_KINDS),
+            encoding.one_hot(observation.trump, len(SUIT_NAMES)),
+            encoding.one_hot(encoding.seats_after(observation.maker, seat, SEATS), SEATS),
+            pack_one_hot(observation.discard),
+            encoding.one_hot(encoding.seats_after(observation.leader, seat, SEATS), SEATS),
+            tricks_by_seat(observation.history, observation.dealer, observation.trump, seat),
+            encoding.from_seat(observation.tricks_won, team) / TRICKS,
+            encoding.from_seat(observation.scores, team) / rules.DEFAULT_POINTS_TO_WIN,
+        ],
+        ENCODING,
+    )
+
+
+def pack_one_hot(cards: np.ndarray) -> np.ndarray:
+    """(*cards.shape, 24) float32: each card id one-hot over the pack; zeros for ``NONE``."""
+    return encoding.one_hot(np.where(cards == NONE, NONE, PACK_INDEX[cards]), CARDS)
+
+
+def tricks_by_seat(history: np.ndarray, dealer: np.ndarray, trump: np.ndarray, seat: np.ndarray) -> np.ndarray:
+    """(n, 5, 4, 24) float32: per trick, the card each seat played (one-hot over the pack), seats from
+    ``seat`` on. The history lists the cards in play order; each trick's leader is the last trick's
+    winner (the first is left of the dealer), found with the rules' trick order."""
+    tricks = np.zeros((len(seat), TRICKS, SEATS, CARDS), dtype=np.float32)
+    leader = (dealer + 1) % SEATS
+    known_trump = np.maximum(trump, 0)  # NONE only while making, when no card has been played
+    for trick in range(TRICKS):
+        cards = history[:, trick * SEATS : (trick + 1) * SEATS]  # from the trick's leader on
+        tricks[:, trick] = encoding.from_seat(pack_one_hot(cards), (seat - leader) % SEATS)
+        played = np.maximum(cards, 0)  # a trick not complete yet decides no later leader: nothing follows it
+        led = rules.EFFECTIVE_SUIT[known_trump, played[:, 0]]
+        strength = rules.STRENGTH[known_trump[:, None], led[:, None], played]
+        leader = (leader + strength.argmax(axis=1)) % SEATS
+    return tricks

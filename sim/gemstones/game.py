@@ -19,7 +19,7 @@ from sim.dealing import BlockDealer
 from sim.games import Game
 from sim.gemstones import fast, rules
 from sim.gemstones.engine import DEFAULT_VARIANTS, NUM_PLAYERS, State, Variants
-from sim.gemstones.observation import NUM_ACTIONS, describe, parse_action
+from sim.gemstones.observation import ENCODED_SIZE, NUM_ACTIONS, describe, encode, parse_action
 from sim.play import games_player, rounds_player
 
 PACKS = BlockDealer(rules.FACTORY_ORDER)  # deal i of a seed and stream: sim.dealing
@@ -60,6 +60,8 @@ def game_under(variants: Variants) -> Game:
         parse_action=parse_action,
         program="sim.gemstones.cli",
         transcript="sim.gemstones.transcript",
+        encode=encode,
+        observation_size=ENCODED_SIZE,
         baseline="greedy",
         with_rules=with_rules,
         rules=""

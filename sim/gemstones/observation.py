@@ -4,6 +4,8 @@ The reference engine hands strategies an ``Observation`` of one game and expects
 Fields are numpy arrays whose first axis is the game. Seats are absolute (0 moves first); chains
 are ``(B, 2, 3)`` arrays of stone ids and lengths, ``NONE`` for an empty or unbought slot. The
 opponent's hand and the deck order are never part of an observation: only their sizes.
+
+``encode`` turns a batch into the float32 rows learning agents read (``ENCODING``, docs/gemstones.md).
 """
 
 from __future__ import annotations
@@ -13,7 +15,9 @@ from enum import IntEnum
 
 import numpy as np
 
+from sim import encoding
 from sim.api import ArrayRecord, UnknownAction
+from sim.encoding import Layout
 from sim.gemstones import rules
 from sim.numbers import shown
 
@@ -100,3 +104,72 @@ class Observation(ArrayRecord):
         if self.pending[row] != NONE:
             seen[self.pending[row]] += 1
         return np.array(rules.CARDS_PER_STONE) - seen
+
+
+SEATS, STONES, SLOTS = 2, rules.NUM_STONES, rules.MAX_SLOTS  # SEATS: the engine's NUM_PLAYERS
+COUNT_SCALE = 10  # coins, chain lengths and costs are encoded as tenths
+TURN_SCALE = 20  # a game has about 20 turns (the deck is empty by turn 19: rules.HAND_WIDTH's note)
+DISCARD_TOP = 8  # the top cards of the discard pile shown in order: a trade area pulls from the top
+CARDS_PER_STONE = np.array(rules.CARDS_PER_STONE)
+ENCODING: Layout = (
+    (SEATS, "the seat to move, one-hot (seat 0 moves first)"),
+    (len(Phase), "the phase, one-hot: buy, offer, play first, play second, discard, trade, sell, over"),
+    (
+        rules.HAND_WIDTH * STONES,
+        "its hand, front card first: a block of 8 stone columns (Quartz to Emerald) "
+        "per position, zeros past the last card",
+    ),
+    (SEATS, "cards in each hand, / 5: its own, the opponent's"),
+    (
+        SEATS * SLOTS * STONES,
+        "the chains: per seat (its own first) and slot, the stone one-hot (zeros: empty or unbought)",
+    ),
+    (SEATS * SLOTS, "the chains' lengths, / 10, per seat (its own first) and slot"),
+    (SEATS, "whether each seat bought its third chain: its own, the opponent's"),
+    (SEATS, "coins, / 10: its own, the opponent's"),
+    (STONES, "trade-area cards by stone, / 3"),
+    (STONES, "discard-pile cards by stone, as a fraction of that stone's cards"),
+    (DISCARD_TOP * STONES, "the top 8 cards of the discard pile, top first, one-hot by stone (zeros past the bottom)"),
+    (STONES, "sold cards out of play by stone, as a fraction of that stone's cards"),
+    (STONES, "the stone waiting for a sale, one-hot (zeros but in the sell phase)"),
+    (len(Phase), "the phase a sale interrupted, one-hot (zeros but in the sell phase)"),
+    (1, "cards in the deck, / 104"),
+    (1, "turns started so far, / 20"),
+    (1, "the third chain's price, / 10"),
+)
+"""The slices of ``encode``'s rows."""
+ENCODED_SIZE = encoding.size(ENCODING)
+
+
+def encode(observation: Observation) -> np.ndarray:
+    """(n, ENCODED_SIZE) float32: the observation as ``ENCODING`` lays it out, for learning agents."""
+    seat = observation.seat
+    return encoding.concatenate(
+        [
+            encoding.one_hot(seat, SEATS),
+            encoding.one_hot(observation.phase, len(Phase)),
+            encoding.one_hot(observation.hand, STONES),
+            encoding.from_seat(observation.hand_sizes, seat) / rules.HAND_SIZE,
+            encoding.one_hot(encoding.from_seat(observation.chain_stones, seat), STONES),
+            encoding.from_seat(observation.chain_lengths, seat) / COUNT_SCALE,
+            encoding.from_seat(observation.slots, seat) == SLOTS,
+            encoding.from_seat(observation.coins, seat) / COUNT_SCALE,
+            observation.trade_counts / rules.TRADE_DRAW,
+            encoding.one_hot(observation.discard, STONES).sum(axis=1) / CARDS_PER_STONE,
+            encoding.one_hot(top_cards(observation.discard, DISCARD_TOP), STONES),
+            observation.removed_counts / CARDS_PER_STONE,
+            encoding.one_hot(observation.pending, STONES),
+            encoding.one_hot(observation.resume, len(Phase)),
+            np.asarray(observation.deck_size)[:, None] / rules.NUM_CARDS,
+            np.asarray(observation.turn)[:, None] / TURN_SCALE,
+            np.asarray(observation.third_chain_cost)[:, None] / COUNT_SCALE,
+        ],
+        ENCODING,
+    )
+
+
+def top_cards(pile: np.ndarray, count: int) -> np.ndarray:
+    """(n, count) the top ``count`` cards of ``NONE``-padded piles (n, width) listed bottom first, top
+    first, ``NONE`` past the bottom."""
+    places = (pile != NONE).sum(axis=1)[:, None] - 1 - np.arange(count)
+    return np.where(places >= 0, np.take_along_axis(pile, np.maximum(places, 0), axis=1), NONE)

@@ -18,7 +18,7 @@ from sim.games import Game
 from sim.ginrummy import fast, rules
 from sim.ginrummy.engine import Game as GinGame
 from sim.ginrummy.engine import Hand
-from sim.ginrummy.observation import NUM_ACTIONS, action_name, parse_action
+from sim.ginrummy.observation import ENCODED_SIZE, NUM_ACTIONS, action_name, encode, parse_action
 from sim.play import games_player, rounds_player
 
 PACKS = BlockDealer(range(52))  # deal i of a seed and stream: sim.dealing
@@ -53,5 +53,7 @@ GAME = Game(
     parse_action=parse_action,
     program="sim.ginrummy.cli",
     transcript="sim.ginrummy.transcript",
+    encode=encode,
+    observation_size=ENCODED_SIZE,
     baseline="cs340",
 )

@@ -6,6 +6,8 @@ opponent's hand or the stock. Every field is a numpy array whose first axis is t
 
 Actions are ints: ``DRAW_STOCK`` and ``DRAW_DISCARD`` draw; a card id (``sim.cards``) discards that
 card; ``KNOCK + card`` knocks, discarding that card face down.
+
+``encode`` turns a batch into the float32 rows learning agents read (``ENCODING``, docs/ginrummy.md).
 """
 
 from __future__ import annotations
@@ -15,8 +17,11 @@ from enum import IntEnum
 
 import numpy as np
 
+from sim import encoding
 from sim.api import ArrayRecord, UnknownAction
-from sim.cards import CardError, card_name, parse_card
+from sim.cards import NUM_CARDS, CardError, bits_to_bools, card_name, parse_card
+from sim.encoding import Layout
+from sim.ginrummy import rules
 from sim.numbers import shown
 
 DRAW_STOCK = 52
@@ -93,3 +98,47 @@ class Observation(ArrayRecord):
     def legal_mask(self) -> np.ndarray:
         """(n, NUM_ACTIONS) bool, True where the action is legal (``sim.api``'s convention)."""
         return self.legal
+
+
+SEATS = rules.NUM_PLAYERS
+STOCK_SIZE = NUM_CARDS - rules.DEALT_CARDS  # the stock when the hand begins
+ENCODING: Layout = (
+    (SEATS, "the seat to move, one-hot"),
+    (SEATS, "the dealer, one-hot: the seat to move itself, or its opponent"),
+    (len(Phase), "the phase, one-hot: draw, discard (or knock), over"),
+    (NUM_CARDS, "the cards it holds, one column per card id (sim.cards)"),
+    (NUM_CARDS, "the face-up top card of the discard pile, one-hot (zeros: the pile is empty)"),
+    (NUM_CARDS, "every card in the discard pile"),
+    (NUM_CARDS, "the cards it took from the pile and still holds"),
+    (NUM_CARDS, "the cards the opponent took from the pile and still holds"),
+    (NUM_CARDS, "the cards it discarded this hand"),
+    (NUM_CARDS, "the cards the opponent discarded this hand"),
+    (NUM_CARDS, "the card it just took from the pile (it may not throw it back), one-hot"),
+    (1, "cards in the stock, / 31"),
+    (SEATS, "game scores toward 100 before this hand, / 100: its own, the opponent's"),
+)
+"""The slices of ``encode``'s rows."""
+ENCODED_SIZE = encoding.size(ENCODING)
+
+
+def encode(observation: Observation) -> np.ndarray:
+    """(n, ENCODED_SIZE) float32: the observation as ``ENCODING`` lays it out, for learning agents."""
+    seat = observation.seat
+    return encoding.concatenate(
+        [
+            encoding.one_hot(seat, SEATS),
+            encoding.one_hot(encoding.seats_after(observation.dealer, seat, SEATS), SEATS),
+            encoding.one_hot(observation.phase, len(Phase)),
+            bits_to_bools(observation.hand),
+            encoding.one_hot(observation.top_discard, NUM_CARDS),
+            bits_to_bools(observation.discard_pile),
+            bits_to_bools(observation.took),
+            bits_to_bools(observation.opponent_took),
+            bits_to_bools(observation.threw),
+            bits_to_bools(observation.opponent_threw),
+            encoding.one_hot(observation.taken, NUM_CARDS),
+            np.asarray(observation.stock_size)[:, None] / STOCK_SIZE,
+            encoding.from_seat(observation.scores, seat) / rules.GAME_TARGET,
+        ],
+        ENCODING,
+    )

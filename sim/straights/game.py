@@ -16,6 +16,7 @@ from sim.play import games_player, rounds_player
 from sim.straights import fast, rules
 from sim.straights.engine import Game as StraightsGame
 from sim.straights.engine import Round
+from sim.straights.observation import ENCODED_SIZE, encode
 
 PACKS = BlockDealer(range(NUM_CARDS))  # deal i of a seed and stream: sim.dealing
 
@@ -57,5 +58,7 @@ GAME = Game(
     parse_action=parse_action,
     program="sim.straights.cli",
     transcript="sim.straights.transcript",
+    encode=encode,
+    observation_size=ENCODED_SIZE,
     baseline="first-legal",
 )

@@ -8,6 +8,8 @@ Public history is the action log: ``history[:, t]`` is the card played at step `
 for a face-down discard, ``NOT_YET`` for a step still to come. The player at step ``t`` is
 ``(leader + t) % 4`` and the leader is whoever played the 7 of spades at step 0, so the log also says
 who did what. Other players' hands and discarded cards are never part of an observation.
+
+``encode`` turns a batch into the float32 rows learning agents read (``ENCODING``, docs/straights.md).
 """
 
 from __future__ import annotations
@@ -16,6 +18,11 @@ import functools
 from collections.abc import Callable, Mapping
 
 import numpy as np
+
+from sim import encoding
+from sim.cards import NUM_CARDS, bits_to_bools
+from sim.encoding import Layout
+from sim.straights import rules
 
 DISCARDED = -1
 NOT_YET = -2
@@ -161,3 +168,49 @@ def take_rows(observation: Observation, rows: np.ndarray) -> Observation:
         return lambda: observation._field(name)[rows]
 
     return Observation(len(rows), {name: field_rows(name) for name in observation._fields})
+
+
+NUM_SEATS, HAND_SIZE = rules.NUM_PLAYERS, rules.HAND_SIZE
+ENCODING: Layout = (
+    (NUM_SEATS, "the seat to move, one-hot"),
+    (NUM_CARDS, "the cards it holds, one column per card id (sim.cards)"),
+    (NUM_CARDS, "the table: every card played so far"),
+    (NUM_CARDS, "its own face-down discards"),
+    (NUM_SEATS * NUM_CARDS, "who played each card: a block of 52 card columns per seat, from the seat to move on"),
+    (NUM_SEATS, "face-down discards each seat has made, / 13, from the seat to move on"),
+    (NUM_SEATS, "cards each seat still holds, / 13, from the seat to move on"),
+    (1, "actions taken this round, / 52"),
+    (NUM_SEATS, "game scores before this round, / 80, from the seat to move on"),
+)
+"""The slices of ``encode``'s rows; "from the seat to move on" means the seat to move first, then the
+seats after it in turn order."""
+ENCODED_SIZE = encoding.size(ENCODING)
+
+
+def encode(observation: Observation) -> np.ndarray:
+    """(n, ENCODED_SIZE) float32: the observation as ``ENCODING`` lays it out, for learning agents."""
+    seat, step, history = observation.seat, observation.step, observation.history
+    rows = len(seat)
+    held = positions_to_cards(observation.hand, observation.held)
+    dealt = positions_to_cards(observation.hand, np.full(rows, (1 << HAND_SIZE) - 1))
+    table = observation.table
+    # The seat acting at step t is t - step places after the seat to move (seats take turns).
+    actor = (np.arange(NUM_CARDS) - np.asarray(step)[:, None]) % NUM_SEATS
+    played_rows, played_steps = np.nonzero(history >= 0)
+    played_by = np.zeros((rows, NUM_SEATS, NUM_CARDS), dtype=np.float32)
+    played_by[played_rows, actor[played_rows, played_steps], history[played_rows, played_steps]] = 1
+    discards = ((history == DISCARDED)[:, :, None] & (actor[:, :, None] == np.arange(NUM_SEATS))).sum(axis=1)
+    return encoding.concatenate(
+        [
+            encoding.one_hot(seat, NUM_SEATS),
+            bits_to_bools(held),
+            bits_to_bools(table),
+            bits_to_bools(dealt & ~held & ~table),
+            played_by,
+            discards / HAND_SIZE,
+            encoding.from_seat(observation.cards_left, seat) / HAND_SIZE,
+            np.asarray(step)[:, None] / NUM_CARDS,
+            encoding.from_seat(observation.scores, seat) / rules.GAME_OVER_SCORE,
+        ],
+        ENCODING,
+    )
