@@ -15,6 +15,7 @@ the "Learning agents" section of docs/environments.md.
 from __future__ import annotations
 
 import argparse
+import shutil
 import time
 from pathlib import Path
 
@@ -83,6 +84,8 @@ def measure(policy: Path, deals: int, out: Path) -> dict[str, tournament.RunResu
     """Duplicate tournaments of the saved policy against first-legal and against heuristic."""
     results = {}
     for opponent in ("first-legal", "heuristic"):
+        # A run is named by its specs, not by the file's weights: a retrained policy needs a fresh run.
+        shutil.rmtree(out / opponent, ignore_errors=True)
         spec = f"policy:path={policy}"
         plan = tournament.Plan(GAME, (spec, opponent, spec, opponent), deals, SEED + 1, duplicate=True, keep_rounds=False)
         results[opponent] = tournament.run(plan, RunStore(out / opponent), progress=False)
@@ -100,8 +103,8 @@ def draw_curve(history: list[float], path: Path, window: int) -> None:
     figure, axes = plt.subplots(figsize=(8, 4))
     axes.plot(np.arange(window, len(points) + 1), smoothed)
     axes.set_xlabel("training rounds (episodes)")
-    axes.set_ylabel(f"learner's points a round (mean of {window}) · lower is better")
-    axes.set_title(f"Straights: linear policy, REINFORCE against three {OPPONENT} players")
+    axes.set_ylabel(f"points a round (mean of {window})")
+    axes.set_title(f"Straights: a linear policy learning against three {OPPONENT} players · lower is better")
     axes.grid(alpha=0.3)
     figure.tight_layout()
     figure.savefig(path, dpi=100)

@@ -245,8 +245,14 @@ def test_options_that_make_no_environment_are_refused():
         envs.env("straights", opponents={1: "no-such-strategy"})
 
 
-def test_the_docs_example_runs(capsys):
+def test_the_docs_examples_run_in_order(capsys, tmp_path, monkeypatch):
+    """Random play, training against a fixed strategy, and seating the result in a tournament."""
     page = (ROOT / "docs" / "environments.md").read_text()
-    (example,) = re.findall(r"^```python\n(.*?)^```", page, flags=re.S | re.M)
-    exec(compile(example, "docs/environments.md", "exec"), {})
+    random_play, training, seating = re.findall(r"^```python\n(.*?)^```", page, flags=re.S | re.M)
+    monkeypatch.chdir(tmp_path)  # the policy file and the run are written where the reader is
+    exec(compile(random_play, "docs/environments.md", "exec"), {})
     assert re.fullmatch(r"player_0 scored \d+\.0 points\n", capsys.readouterr().out)
+    exec(compile(training, "docs/environments.md", "exec"), {})
+    assert (tmp_path / "my-policy.npz").is_file()
+    exec(compile(seating, "docs/environments.md", "exec"), {})
+    assert "policy:path=my-policy.npz" in capsys.readouterr().out
