@@ -12,7 +12,7 @@ unchanged, and logs each decision's observation row and action under its round i
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,7 +22,7 @@ import strategies as strategy_registry
 from sim import games
 from sim.api import Strategy
 from sim.play import play_out
-from sim.workers import local_workers
+from sim.workers import in_order
 
 CHUNK_SIZE = 4096  # deals compared per fast-engine call
 
@@ -154,15 +154,16 @@ def crosscheck(
         raise NoFastEngine(f"{game} has one engine (reference) until it has a fast one: nothing to cross-check")
     players = _build(game, strategies)
     spans = [(first, min(CHUNK_SIZE, start + rounds - first)) for first in range(start, start + rounds, CHUNK_SIZE)]
+    checked: Iterator[tuple[int, int, Divergence | None]]
     if jobs == 1:
         checked = (_check_span(game, rules, seed, players, first, count) for first, count in spans)
     else:
-        from joblib import Parallel, delayed
+        from joblib import delayed
 
         # In span order, so the first divergence met is the first in deal order.
-        with local_workers(jobs):
-            parallel = Parallel(return_as="generator")
-        checked = parallel(delayed(_check_span)(game, rules, seed, players, first, count) for first, count in spans)
+        checked = in_order(
+            jobs, (delayed(_check_span)(game, rules, seed, players, first, count) for first, count in spans)
+        )
     names = tuple(_describe(strategy) for strategy in strategies)
     label = f"{game} ({record.rules})" if record.rules else game
     compared_rounds = compared_actions = 0

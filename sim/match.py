@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import math
 import time
-import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
@@ -27,7 +26,7 @@ from typing import Literal
 from sim import games, stats
 from sim.console import progress_bar
 from sim.tournament import ChunkResult, Plan, PlanError, merge, play_chunk, play_chunk_importing, registering_modules
-from sim.workers import local_workers
+from sim.workers import in_order
 
 BATCH_DEALS = {"fast": 256, "reference": 32}  # deals between two looks at the test
 
@@ -193,15 +192,10 @@ def _chunks_in_order(plan: Plan, jobs: int) -> Iterator[ChunkResult]:
         for index in range(plan.num_chunks):
             yield play_chunk(plan, index)
         return
-    from joblib import Parallel, delayed
+    from joblib import delayed
 
     modules = registering_modules(plan)
-    with local_workers(jobs):
-        parallel = Parallel(return_as="generator")
-    with warnings.catch_warnings():
-        # The batches played past the verdict are dropped on purpose; joblib would warn of them.
-        warnings.filterwarnings("ignore", message=r".*tasks which were still being processed", category=UserWarning)
-        yield from parallel(delayed(play_chunk_importing)(plan, index, modules) for index in range(plan.num_chunks))
+    yield from in_order(jobs, (delayed(play_chunk_importing)(plan, index, modules) for index in range(plan.num_chunks)))
 
 
 def format_verdict(outcome: MatchOutcome) -> str:

@@ -6,6 +6,8 @@ import os
 import signal
 import threading
 import time
+import warnings
+from collections.abc import Iterable, Iterator
 from contextlib import AbstractContextManager
 from typing import Any
 
@@ -38,6 +40,19 @@ def local_workers(jobs: int) -> AbstractContextManager[Any]:
     traceback of its own.
     """
     return parallel_config(backend="loky", n_jobs=jobs, initializer=_start_local_worker)
+
+
+def in_order(jobs: int, calls: Iterable[Any]) -> Iterator[Any]:
+    """The results of joblib ``delayed`` ``calls`` in their order, computed by ``jobs`` local workers a
+    few calls ahead. A caller that stops early (a verdict, a divergence) drops what the workers
+    computed past it, on purpose, so joblib's warning about it is not shown."""
+    from joblib import Parallel
+
+    with local_workers(jobs):
+        parallel = Parallel(return_as="generator")
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r".*tasks which were still being processed", category=UserWarning)
+        yield from parallel(calls)
 
 
 def _start_local_worker() -> None:
