@@ -17,7 +17,6 @@ import importlib
 import importlib.util
 import json
 import math
-import warnings
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from itertools import combinations
@@ -32,7 +31,7 @@ from sim.console import progress_bar
 from sim.games import Game
 from sim.results import RunStore
 from sim.timing import TimedStrategy, percentile_seconds
-from sim.workers import local_workers
+from sim.workers import local_workers, stopping_early_quietly
 
 # A chunk is at most this many deals: on a fast engine a chunk is a few batches, so bigger chunks
 # amortize a batch's steps whose few hands are still going (Gin Rummy: 37k hands/s a core in chunks
@@ -441,10 +440,9 @@ def _execute(plan: Plan, todo: Iterable[int], jobs: int, backend: str) -> Iterat
     modules = registering_modules(plan)
     # Dask's workers belong to the cluster: they are not ours to stop or to shield from Ctrl-C.
     workers = local_workers(jobs) if backend == "loky" else parallel_config(backend=backend, n_jobs=jobs)
-    with workers, warnings.catch_warnings():
-        # A run stopped early (Ctrl-C) leaves chunks finished but not stored; joblib warns of them.
-        # They are not lost results: resuming plays them again, as the interrupted line says.
-        warnings.filterwarnings("ignore", message=r".*executed\s+but not used", category=UserWarning)
+    # A run stopped early (Ctrl-C) leaves chunks finished or under way but not stored; joblib warns
+    # of them. They are not lost results: resuming plays them again, as the interrupted line says.
+    with workers, stopping_early_quietly():
         parallel = Parallel(return_as="generator_unordered")
         results = parallel(delayed(play_chunk_importing)(plan, index, modules) for index in todo)
         yield from results

@@ -8,7 +8,7 @@ import threading
 import time
 import warnings
 from collections.abc import Iterable, Iterator
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 from joblib import cpu_count, parallel_config
@@ -50,9 +50,19 @@ def in_order(jobs: int, calls: Iterable[Any]) -> Iterator[Any]:
 
     with local_workers(jobs):
         parallel = Parallel(return_as="generator")
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message=r".*tasks which were still being processed", category=UserWarning)
+    with stopping_early_quietly():
         yield from parallel(calls)
+
+
+@contextmanager
+def stopping_early_quietly() -> Iterator[None]:
+    """A context in which leaving a joblib result generator before its end (Ctrl-C, a verdict, a
+    divergence) drops the work under way without joblib's warnings about it: the caller says in its
+    own words what was kept."""
+    with warnings.catch_warnings():
+        for message in (r".*tasks which were still being processed", r".*executed\s+but not used"):
+            warnings.filterwarnings("ignore", message=message, category=UserWarning)
+        yield
 
 
 def _start_local_worker() -> None:
