@@ -171,8 +171,6 @@ def matrix_table(league: League, paired: dict[tuple[int, int], pd.Series]) -> pd
     for (i, j), pair in paired.items():
         for me, them, flip in ((i, j, False), (j, i, True)):
             wins, losses = (pair["losses"], pair["wins"]) if flip else (pair["wins"], pair["losses"])
-            score = stats.score_interval(wins, pair["draws"], losses)
-            elo = stats.elo_interval(wins, pair["draws"], losses)
             sign = -1.0 if flip else 1.0
             low, high = sorted((sign * pair["ci95_low"], sign * pair["ci95_high"]))
             rows.append(
@@ -180,16 +178,7 @@ def matrix_table(league: League, paired: dict[tuple[int, int], pd.Series]) -> pd
                     "strategy": league.players[me],
                     "opponent": league.players[them],
                     "deals": int(pair["deals"]),
-                    "wins": int(wins),
-                    "draws": int(pair["draws"]),
-                    "losses": int(losses),
-                    "score_rate": score.estimate,
-                    "score_ci95_low": score.low,
-                    "score_ci95_high": score.high,
-                    "elo": elo.estimate,
-                    "elo_ci95_low": elo.low,
-                    "elo_ci95_high": elo.high,
-                    "los": stats.likelihood_of_superiority(wins, losses),
+                    **tournament.outcome_columns(int(wins), int(pair["draws"]), int(losses)),
                     "mean_diff": sign * pair["mean_diff"],
                     "diff_ci95_low": low,
                     "diff_ci95_high": high,

@@ -363,8 +363,6 @@ def paired_table(plan: Plan, merged: dict[str, Any]) -> pd.DataFrame:
         a, b = key.split("\t")
         diff = pair["diff"]
         interval = stats.mean_interval_from_moments(diff["n"], diff["sum"], diff["sum_sq"])
-        record = pair["wins"], pair["draws"], pair["losses"]
-        score, elo = stats.score_interval(*record), stats.elo_interval(*record)
         rows.append(
             {
                 "strategy_a": a,
@@ -374,19 +372,28 @@ def paired_table(plan: Plan, merged: dict[str, Any]) -> pd.DataFrame:
                 "ci95_low": interval.low,
                 "ci95_high": interval.high,
                 "variance_reduction": _variance_reduction(pair),
-                "wins": pair["wins"],
-                "draws": pair["draws"],
-                "losses": pair["losses"],
-                "score_rate": score.estimate,
-                "score_ci95_low": score.low,
-                "score_ci95_high": score.high,
-                "elo": elo.estimate,
-                "elo_ci95_low": elo.low,
-                "elo_ci95_high": elo.high,
-                "los": stats.likelihood_of_superiority(pair["wins"], pair["losses"]),
+                **outcome_columns(pair["wins"], pair["draws"], pair["losses"]),
             }
         )
     return pd.DataFrame(rows, columns=list(PAIRED_COLUMNS))
+
+
+def outcome_columns(wins: int, draws: int, losses: int) -> dict[str, float]:
+    """A won-drawn-lost record as chess-engine testers read it: the counts, the score rate and the
+    Elo difference with their 95% intervals, and the likelihood of superiority."""
+    score, elo = stats.score_interval(wins, draws, losses), stats.elo_interval(wins, draws, losses)
+    return {
+        "wins": wins,
+        "draws": draws,
+        "losses": losses,
+        "score_rate": score.estimate,
+        "score_ci95_low": score.low,
+        "score_ci95_high": score.high,
+        "elo": elo.estimate,
+        "elo_ci95_low": elo.low,
+        "elo_ci95_high": elo.high,
+        "los": stats.likelihood_of_superiority(wins, losses),
+    }
 
 
 def timing_table(plan: Plan, timing: dict[str, Any]) -> pd.DataFrame:
