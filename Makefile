@@ -6,7 +6,7 @@ INSTALLED := $(VENV)/.installed
 INSTALLED_TEST := $(VENV)/.installed-test
 INSTALLED_NOTEBOOKS := $(VENV)/.installed-notebooks
 
-.PHONY: run test bench notebooks clean
+.PHONY: run test bench notebooks clean browser
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,8 +24,19 @@ $(INSTALLED_TEST): pyproject.toml | $(BIN)/python
 run: $(INSTALLED)
 	$(BIN)/cardsim tournament --config experiments/default.toml
 
+# The browser test (tests/test_browser.py) drives Debian's chromium with its chromedriver: installed here
+# when missing (as root, or with sudo). If that fails the browser test fails and says why; the rest runs.
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo -n)
+browser: | $(BIN)/python
+	@if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then \
+	  echo "make test: installing Debian's chromium and chromium-driver for the browser test"; \
+	  ( $(SUDO) apt-get update -q && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q chromium chromium-driver ) \
+	    > $(VENV)/browser-install.log 2>&1 \
+	  || echo "make test: could not install them (see $(VENV)/browser-install.log); the browser test will fail"; \
+	fi
+
 # The tests, then lint, format and types of the package code (configured in pyproject.toml).
-test: $(INSTALLED_TEST)
+test: $(INSTALLED_TEST) browser
 	$(BIN)/python -m pytest
 	$(BIN)/ruff check sim strategies
 	$(BIN)/ruff format --check sim strategies

@@ -29,6 +29,13 @@ compact forms besides (Straights' hand-position bits, Euchre's action bits) for 
 strategies' speed, but ``legal_mask`` is what generic code (environments, random players, tests)
 reads.
 
+**Table views.** Each game's ``view`` module (``Game.view``) draws a whole game for one seat, for
+people (the web table, ``sim.web``): ``table(state, seat, names)`` returns a ``TableView`` of what that
+seat may see, never another seat's hidden cards, and ``action_face(action)`` the card an action plays
+or None. A card is drawn from its *face*: a playing card's name ("7S", "TD"), ``"back"`` for a card
+face down (``sim.pictures`` draws these), or a face of the game's own, such as a Gemstones stone's
+name in lower case ("ruby"), which its view module draws: ``picture(face)``, an SVG document or None.
+
 **Decision ids.** A round (hand) of a whole game is numbered ``round_id(game, round)``, unique across
 the games of a run; a decision within it is its step. Seeded strategies draw from
 ``decision_rng(their seed, round id, step, ...)``, or take one number per row of a batch from
@@ -40,7 +47,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, Protocol, Self, runtime_checkable
+from typing import Any, NotRequired, Protocol, Self, TypedDict, runtime_checkable
 
 import numpy as np
 
@@ -121,6 +128,37 @@ class ArrayRecord:
     def take(self, rows: np.ndarray) -> Self:
         """The same record of the rows ``rows`` only (fresh arrays)."""
         return type(self)(**{name: values.take(rows, axis=0) for name, values in self.arrays().items()})
+
+
+class ViewRow(TypedDict):
+    """One line of a zone: a label (a suit, a seat's name), its cards' faces, and a short note."""
+
+    label: str
+    cards: list[str]
+    note: NotRequired[str]
+
+
+class Zone(TypedDict):
+    """A titled area of the table (the table by suit, your hand, the trick, a seat's chains)."""
+
+    title: str
+    rows: list[ViewRow]
+
+
+class Score(TypedDict):
+    """A seat's (or a team's) standing in the game."""
+
+    name: str
+    score: int
+
+
+class TableView(TypedDict):
+    """What one seat sees of a whole game (``Game.view``'s ``table``), in the order to show it:
+    zones of cards, short facts ("Trump: Hearts", "Deadwood: 12") and the game's scores."""
+
+    zones: list[Zone]
+    facts: list[str]
+    scores: list[Score]
 
 
 def round_id(game_id: int, round_number: int) -> int:

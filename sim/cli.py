@@ -1,4 +1,4 @@
-"""``cardsim``: tournaments, head-to-head matches, reports, strategy listings, cross-checks, benchmarks.
+"""``cardsim``: tournaments, leagues, matches, reports, strategy listings, cross-checks, benchmarks, the web table.
 
 Every subcommand reports bad arguments, unknown names, unreadable files and unwritable folders in one
 line on stderr with exit status 2, never a traceback; Ctrl-C ends it with one line saying what was
@@ -387,6 +387,17 @@ def command_play(args: argparse.Namespace) -> int:
     return importlib.import_module(games.load(args.game).program).play(args.vs, args.seed)
 
 
+def command_serve(args: argparse.Namespace) -> int:
+    from sim.web import server  # the web stack loads only for this command
+
+    args.interrupted = "stopped"
+    try:
+        server.serve(args.host, args.port)
+    except server.ServeError as error:
+        raise UsageError(str(error)) from None
+    return 0
+
+
 def command_bench(args: argparse.Namespace) -> int:
     if args.json:
         writable_folder(Path(args.json).parent)  # refused before a measurement, not after it
@@ -531,6 +542,13 @@ def argument_parser() -> argparse.ArgumentParser:
     play.add_argument("--vs", default="best", metavar="NAME", help="strategy of the computer seats (default: best)")
     play.add_argument("--seed", type=_seed)
     play.set_defaults(handler=command_play)
+
+    serve = commands.add_parser(
+        "serve", parents=[seats_strategies], help="play in the browser: a local web table for every game"
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default: this machine only)")
+    serve.add_argument("--port", type=bounded_int_argument(0, 65535, "port"), default=8000, help="0: any free port")
+    serve.set_defaults(handler=command_serve)
 
     bench = commands.add_parser("bench", help="measure engine speed")
     bench.add_argument("--game", choices=games.names(), default=games.DEFAULT_GAME)

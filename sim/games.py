@@ -79,6 +79,9 @@ class Game:
     # The module that tells a replayed deal in the program's words (``sim.replay``): its seat_names(players),
     # dealt(state, names, viewer) and told(state, events, names, viewer) return lines of text.
     transcript: str
+    # The module that draws a whole game for one seat (``sim.web``): its table(state, seat, names) returns
+    # a ``sim.api.TableView`` and action_face(action) the face of the card an action plays, or None.
+    view: str
     baseline: str  # the spec's own computer player: what benchmarks and cross-checks seat in every seat
     # ``encode(observation)``: a batch of n observations as an (n, observation_size) float32 array, for
     # learning agents (``sim.envs``); built from the observation's fields alone (docs/<game>.md lists it).

@@ -54,6 +54,7 @@ GAME = Game(
     parse_action=parse_action,
     program="sim.euchre.cli",
     transcript="sim.euchre.transcript",
+    view="sim.euchre.view",
     encode=encode,
     observation_size=ENCODED_SIZE,
     baseline="simple",

@@ -60,6 +60,7 @@ def game_under(variants: Variants) -> Game:
         parse_action=parse_action,
         program="sim.gemstones.cli",
         transcript="sim.gemstones.transcript",
+        view="sim.gemstones.view",
         encode=encode,
         observation_size=ENCODED_SIZE,
         baseline="greedy",

@@ -53,6 +53,7 @@ GAME = Game(
     parse_action=parse_action,
     program="sim.ginrummy.cli",
     transcript="sim.ginrummy.transcript",
+    view="sim.ginrummy.view",
     encode=encode,
     observation_size=ENCODED_SIZE,
     baseline="cs340",

@@ -58,6 +58,7 @@ GAME = Game(
     parse_action=parse_action,
     program="sim.straights.cli",
     transcript="sim.straights.transcript",
+    view="sim.straights.view",
     encode=encode,
     observation_size=ENCODED_SIZE,
     baseline="first-legal",

@@ -1,0 +1,263 @@
+"""The web table's HTTP side: pages, card pictures and a JSON API over ``sim.web.table.Table``.
+
+Routes (every input validated: an unknown game, strategy, seed, table or action is a 4xx with a
+one-line reason, never a 500):
+
+- ``GET /``: the lobby; ``GET /play/GAME?vs=STRATEGY&seed=N`` starts a table (the person in seat 1,
+  ``vs`` in the others, default ``best``; no seed: a random one) and redirects to ``/table/ID``;
+- ``GET /table/ID``: the table's page, drawn by ``static/table.js``; the table lives on the server,
+  so the page survives a reload;
+- ``GET /cards/FACE.svg``: a card picture; ``GET /static/...``: the script and style sheet;
+- ``GET /api/games``: the games and their opponents; ``POST /api/tables`` with ``{"game", "vs",
+  "seed"}`` starts a table; ``GET /api/tables/ID`` is its snapshot; ``POST /api/tables/ID/actions``
+  with ``{"action": N}`` (or ``"continue"`` at a round's end) moves it and returns the steps taken.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import secrets
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+import strategies
+from sim import games
+from sim.api import IllegalAction
+from sim.numbers import NumberError, json_int, parse_int
+from sim.pictures import shared_picture
+from sim.web import pages
+from sim.web.table import CONTINUE, NotYourTurn, Step, Table
+
+MAX_SEED = 2**63 - 1  # as tournaments take them
+MAX_TABLES = 256  # tables kept; the least recently used goes first
+MAX_BODY_BYTES = 4096  # a request body is one small JSON object
+TABLE_ID_BYTES = 16
+
+
+class BadRequest(ValueError):
+    """A request naming something that does not exist or is malformed; the message is one line."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def opponents(game: str) -> list[str]:
+    """The strategies a person may play ``game`` against: ``best`` first, then every fair one that
+    needs no setting."""
+    fair = [info.name for info in strategies.available(game) if not info.cheating and not info.required]
+    return [*strategies.aliases(game), *fair]
+
+
+def parse_seed(text: str | None) -> int:
+    """A seed from a request, a random one when none is given."""
+    if text is None or not text.strip():
+        return secrets.randbelow(2**31)
+    try:
+        return parse_int(text, 0, MAX_SEED)
+    except NumberError as error:
+        raise BadRequest(f"seed: {error}") from None
+
+
+class Tables:
+    """The tables being played, by id; the least recently used is dropped past ``MAX_TABLES``."""
+
+    def __init__(self, capacity: int = MAX_TABLES) -> None:
+        self.capacity = capacity
+        self.tables: OrderedDict[str, Table] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def open(self, game_name: str, opponent: str, seed: int) -> tuple[str, Table]:
+        """A new table and its id; ``BadRequest`` for an unknown game or strategy."""
+        try:
+            game = games.load(game_name)
+            table = Table(game, opponent or pages.DEFAULT_OPPONENT, seed)
+        except (games.UnknownGame, strategies.StrategyError) as error:
+            raise BadRequest(str(error), 404 if isinstance(error, games.UnknownGame) else 400) from None
+        table_id = secrets.token_urlsafe(TABLE_ID_BYTES)
+        with self.lock:
+            self.tables[table_id] = table
+            while len(self.tables) > self.capacity:
+                self.tables.popitem(last=False)
+        return table_id, table
+
+    def get(self, table_id: str) -> Table:
+        """The table ``table_id`` names; ``BadRequest`` (404) when there is none."""
+        with self.lock:
+            table = self.tables.get(table_id)
+            if table is None:
+                raise BadRequest(f"no table {table_id[:32]!r}: it ended with the server, or never was", 404)
+            self.tables.move_to_end(table_id)
+            return table
+
+
+def steps_json(steps: list[Step]) -> list[dict[str, Any]]:
+    return [{"lines": step.lines, "snapshot": step.snapshot} for step in steps]
+
+
+async def request_object(request: Request) -> dict[str, Any]:
+    """The request's JSON object, numbers bounded (``sim.numbers.json_int``); ``BadRequest`` if not one."""
+    body = await request.body()
+    if len(body) > MAX_BODY_BYTES:
+        raise BadRequest(f"the request body is {len(body)} bytes; at most {MAX_BODY_BYTES}", 413)
+    try:
+        value = json.loads(body or b"{}", parse_int=json_int)
+    except ValueError as error:  # NumberError is a ValueError
+        raise BadRequest(f"the request body is not JSON: {str(error)[:80]}") from None
+    except RecursionError:
+        raise BadRequest("the request body is nested too deeply") from None
+    if not isinstance(value, dict):
+        raise BadRequest("the request body must be a JSON object")
+    return value
+
+
+def text_field(payload: dict[str, Any], name: str, default: str = "") -> str:
+    value = payload.get(name, default)
+    if not isinstance(value, str):
+        raise BadRequest(f"{name} must be a string")
+    return value
+
+
+def seed_field(payload: dict[str, Any]) -> int:
+    seed = payload.get("seed")
+    if seed is None or isinstance(seed, str):
+        return parse_seed(seed)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise BadRequest("seed must be a whole number")
+    return parse_seed(str(seed))
+
+
+def action_field(payload: dict[str, Any], table: Table) -> int | str:
+    """The action a request asks for: ``"continue"`` or a number in the game's range."""
+    action = payload.get("action")
+    if action == CONTINUE:
+        return CONTINUE
+    if isinstance(action, bool) or not isinstance(action, int | str):
+        raise BadRequest('action must be an action number or "continue"')
+    try:
+        return parse_int(str(action), 0, table.game.num_actions - 1)
+    except NumberError as error:
+        raise BadRequest(f"action: {error}") from None
+
+
+def create_app(tables: Tables | None = None) -> Starlette:
+    """The web table's ASGI application, over ``tables`` (new and empty by default)."""
+    tables = tables or Tables()
+    all_opponents = {game: opponents(game) for game in games.names()}
+
+    def lobby(request: Request) -> Response:
+        return HTMLResponse(pages.lobby(all_opponents))
+
+    async def play(request: Request) -> Response:
+        game = request.path_params["game"]
+        seed = parse_seed(request.query_params.get("seed"))
+        table_id, table = tables.open(game, request.query_params.get("vs", pages.DEFAULT_OPPONENT), seed)
+        await run_sync(table.start)  # the page opens at the person's first decision; the log tells the rest
+        return RedirectResponse(f"/table/{table_id}", status_code=303)
+
+    def table_page(request: Request) -> Response:
+        table_id = request.path_params["table_id"]
+        table = tables.get(table_id)
+        page = pages.table_page(table_id, table.game.name, all_opponents[table.game.name], table.opponent)
+        return HTMLResponse(page, headers={"Cache-Control": "no-store"})
+
+    def card(request: Request) -> Response:
+        face = request.path_params["face"]
+        picture = card_picture(face)
+        if picture is None:
+            raise BadRequest(f"no card picture {face[:24]!r}", 404)
+        return Response(picture, media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"})
+
+    def game_list(request: Request) -> Response:
+        listing = [
+            {"name": game, "seats": games.load(game).num_seats, "opponents": names, "default": pages.DEFAULT_OPPONENT}
+            for game, names in all_opponents.items()
+        ]
+        return JSONResponse({"games": listing})
+
+    async def open_table(request: Request) -> Response:
+        payload = await request_object(request)
+        game, opponent = text_field(payload, "game"), text_field(payload, "vs", pages.DEFAULT_OPPONENT)
+        table_id, table = tables.open(game, opponent, seed_field(payload))
+        steps = await run_sync(table.start)
+        return JSONResponse({"id": table_id, "steps": steps_json(steps), "snapshot": table.snapshot()}, 201)
+
+    def table_state(request: Request) -> Response:
+        return JSONResponse(tables.get(request.path_params["table_id"]).snapshot())
+
+    async def take_action(request: Request) -> Response:
+        table = tables.get(request.path_params["table_id"])
+        action = action_field(await request_object(request), table)
+        try:
+            steps = await run_sync(lambda: table.act(action))
+        except NotYourTurn as error:
+            raise BadRequest(str(error), 409) from None
+        except IllegalAction as error:
+            raise BadRequest(f"not a legal action now: {error}", 409) from None
+        return JSONResponse({"steps": steps_json(steps), "snapshot": table.snapshot()})
+
+    routes = [
+        Route("/", lobby),
+        Route("/play/{game}", play),
+        Route("/table/{table_id}", table_page),
+        Route("/cards/{face}.svg", card),
+        Route("/api/games", game_list),
+        Route("/api/tables", open_table, methods=["POST"]),
+        Route("/api/tables/{table_id}", table_state),
+        Route("/api/tables/{table_id}/actions", take_action, methods=["POST"]),
+        Mount("/static", StaticFiles(packages=[("sim.web", "static")]), name="static"),
+    ]
+    handlers = {BadRequest: bad_request, HTTPException: http_error, Exception: server_error}
+    return Starlette(routes=routes, exception_handlers=handlers)
+
+
+def card_picture(face: str) -> str | None:
+    """The SVG of ``face``: a shared face, or one a game's view module draws (its ``picture``)."""
+    views = [importlib.import_module(games.load(name).view) for name in games.names()]
+    for draw in [shared_picture, *(view.picture for view in views if hasattr(view, "picture"))]:
+        picture = draw(face)
+        if picture is not None:
+            return picture
+    return None
+
+
+async def run_sync(call: Callable[[], list[Step]]) -> list[Step]:
+    """``call`` on a worker thread: bots may think for a while, and the server keeps answering."""
+    return await run_in_threadpool(call)
+
+
+def wants_json(request: Request) -> bool:
+    return request.url.path.startswith("/api/")
+
+
+def error_response(request: Request, status: int, message: str) -> Response:
+    """``{"error": message}`` for the API, an error page for a person."""
+    if wants_json(request):
+        return JSONResponse({"error": message}, status)
+    return HTMLResponse(pages.error_page(status, message), status)
+
+
+async def bad_request(request: Request, error: Exception) -> Response:
+    assert isinstance(error, BadRequest)
+    return error_response(request, error.status, str(error))
+
+
+async def http_error(request: Request, error: Exception) -> Response:
+    assert isinstance(error, HTTPException)
+    return error_response(request, error.status_code, str(error.detail))
+
+
+async def server_error(request: Request, error: Exception) -> Response:
+    """A fault of the server's own (never the request's): said as one line, details in the server's log."""
+    return error_response(request, 500, f"internal error: {type(error).__name__}")
