@@ -29,6 +29,7 @@ BY_HAND = {
     "make run": "the setup every other command assumes (this test runs after it)",
     "make test": "runs this test suite",
     "make notebooks": "installs the notebooks extra from PyPI and serves JupyterLab until stopped",
+    "cardsim serve": "serves until Ctrl-C; tests/test_browser.py starts it and plays every game in a browser",
     "cardsim bench --game straights": "a timing run: it measures each engine for a set time (~20 s in all)",
 }
 NEEDS_NOTEBOOKS_EXTRA = "jupyter-nbconvert"  # the program the README's `jupyter nbconvert` lines run
