@@ -39,7 +39,7 @@ def picture(card_face: str) -> str | None:
         'stroke-width="1.5"/>'
         f'<polygon points="{middle},18 44,34 {middle},70 26,34" fill="#ffffff" fill-opacity="0.2"/>'
         '<line x1="16" y1="34" x2="54" y2="34" stroke="#ffffff" stroke-opacity="0.5"/>'
-        f'<text x="{middle}" y="88" font-size="11" font-family="sans-serif" text-anchor="middle" '
+        f'<text x="{middle}" y="89" font-size="13" font-weight="bold" font-family="sans-serif" text-anchor="middle" '
         f'fill="#222">{rules.STONES[stone]}</text>'
     )
 

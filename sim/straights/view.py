@@ -44,13 +44,14 @@ def table(state: Game, seat: int, names: Sequence[str]) -> TableView:
         raise ValueError("the game has not been dealt")
     hand: ViewRow = {"label": names[seat], "cards": [card_name(card) for card in sorted(current.hands[seat])]}
     if not current.is_over and not state.is_over and current.current_player == seat:
-        hand["note"] = "Legal plays:" + "".join(" " + card_name(card) for card in current.legal_plays())
+        plays = current.legal_plays()
+        hand["note"] = "Legal plays: " + " ".join(map(card_name, plays)) if plays else "No legal play: discard a card"
     zones: list[Zone] = [
         {"title": "Cards on the table", "rows": table_rows(current)},
         {"title": "Your hand", "rows": [hand]},
         {
             "title": "Discards",
-            "rows": [discard_row(current, other, seat, names[other]) for other in range(rules.NUM_PLAYERS)],
+            "rows": [discard_row(current, other, seat, names) for other in range(rules.NUM_PLAYERS)],
         },
     ]
     penalty = rules.discard_points(current.discards[seat])

@@ -59,7 +59,7 @@ def table_page(table_id: str, game: str, opponents: Sequence[str], opponent: str
         '<div id="zones"></div>'
         '<section id="moves" aria-label="Your moves"></section>'
         '<aside><h2>Score</h2><table id="scores"></table><ul id="facts"></ul>'
-        '<h2>Log</h2><ol id="log"></ol></aside>'
+        '<h2>Log</h2><ul id="log"></ul></aside>'
         "</main>"
     )
     return _document(f"cardsim · {game}", body, "table.js")

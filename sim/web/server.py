@@ -29,6 +29,7 @@ def listening_socket(host: str, port: int) -> socket.socket:
         listener = socket.socket(family, socket.SOCK_STREAM)
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         listener.bind((host, port))
+        listener.listen()  # connections wait from the moment the address is printed
     except (OSError, OverflowError) as error:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
         raise ServeError(f"cannot listen on {host}:{port}: {reason}") from None

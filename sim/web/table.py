@@ -48,9 +48,12 @@ class Table:
         self.players: list[Strategy | None] = [None if other == seat else bot for other in range(game.num_seats)]
         self.view = importlib.import_module(game.view)
         self.transcript = importlib.import_module(game.transcript)
-        specs = ["you" if other == seat else opponent for other in range(game.num_seats)]
+        specs = ["human" if other == seat else opponent for other in range(game.num_seats)]
         self.names: list[str] = list(self.transcript.seat_names(specs))
-        self.shown_names = [f"{name} (you)" if other == seat else name for other, name in enumerate(self.names)]
+        self.shown_names = [
+            f"{name} (you)" if other == seat and name.lower() != "you" else name
+            for other, name in enumerate(self.names)
+        ]
         self.state: GameState = reference_state(game, seed, 0, whole_game=True)  # type: ignore[assignment]
         self.log: deque[str] = deque(self.transcript.dealt(self.state, self.names, seat), maxlen=LOG_LINES)
         self.round_over: list[str] | None = None  # the lines of a finished round, until the person goes on

@@ -87,7 +87,8 @@ function drawSide(snapshot) {
   const facts = document.getElementById("facts");
   facts.replaceChildren(...snapshot.table.facts.map((fact) => element("li", {}, fact)));
   const log = document.getElementById("log");
-  log.replaceChildren(...snapshot.log.slice(-40).map((line) => element("li", {}, line)));
+  const lines = snapshot.log.filter((line) => line.trim());
+  log.replaceChildren(...lines.slice(-60).map((line) => element("li", {}, line)));
   log.scrollTop = log.scrollHeight;
 }
 
