@@ -35,9 +35,10 @@ browser: | $(BIN)/python
 	  || echo "make test: could not install them (see $(VENV)/browser-install.log); the browser test will fail"; \
 	fi
 
-# The tests, then lint, format and types of the package code (configured in pyproject.toml).
+# The tests, a worker per core (pytest-xdist), then lint, format and types of the package code
+# (configured in pyproject.toml).
 test: $(INSTALLED_TEST) browser
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto
 	$(BIN)/ruff check sim strategies
 	$(BIN)/ruff format --check sim strategies
 	$(BIN)/mypy

@@ -53,6 +53,7 @@ class UsageError(Exception):
 MAX_COUNT = 10**15  # rounds, deals, chunk sizes: years of play at millions a second
 MAX_SEED = 2**63 - 1  # numpy's SeedSequence takes non-negative entropy
 MAX_SETTING_BYTES = 1 << 20  # an experiment file is a few lines
+SCHEDULER_TIMEOUT = "10s"  # to reach a Dask scheduler before saying it cannot be reached
 
 _positive_int = bounded_int_argument(1, MAX_COUNT)
 _count = bounded_int_argument(0, MAX_COUNT)
@@ -157,7 +158,7 @@ def command_tournament(args: argparse.Namespace) -> int:
     backend = settings.get("backend", "loky")
     client = _connect_cluster(args, settings.get("scheduler")) if backend == "dask" else None
     try:
-        jobs = _jobs(int(settings.get("jobs", 1)), _cluster_cores(client) if client is not None else None)
+        jobs = _run_jobs(settings.get("jobs"), client)
         store = RunStore(out)
         store.prepare(tournament.plan_config(plan))
         args.interrupted = (
@@ -208,6 +209,15 @@ def _cluster_cores(client) -> int:
     return max(1, sum(client.nthreads().values()))
 
 
+def _run_jobs(requested: int | None, client) -> int:
+    """The workers a run uses: ``--jobs`` as asked (at most the cores there are); without it, every
+    worker thread of the Dask cluster ``client`` is connected to, or one local process."""
+    if client is None:
+        return _jobs(1 if requested is None else requested)
+    cores = _cluster_cores(client)
+    return cores if requested is None else _jobs(requested, cores)
+
+
 def _dask_client(scheduler: str | None):
     """Connect joblib's dask backend to the scheduler at ``scheduler``."""
     if not scheduler:
@@ -217,7 +227,7 @@ def _dask_client(scheduler: str | None):
     except ImportError:
         raise UsageError("--backend dask needs dask[distributed]: pip install 'cardsim[cluster]'") from None
     try:
-        return Client(scheduler, timeout="10s")
+        return Client(scheduler, timeout=SCHEDULER_TIMEOUT)
     except (OSError, TimeoutError) as error:
         raise UsageError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
 
@@ -262,7 +272,7 @@ def command_league(args: argparse.Namespace) -> int:
     writable_folder(out)
     client = _connect_cluster(args, args.scheduler) if args.backend == "dask" else None
     try:
-        jobs = _jobs(args.jobs, _cluster_cores(client) if client is not None else None)
+        jobs = _run_jobs(args.jobs, client)
         args.interrupted = (
             f"interrupted; the pairings played so far are kept in {out}/: run the same command again to resume"
         )
@@ -431,7 +441,12 @@ def argument_parser() -> argparse.ArgumentParser:
     run.add_argument("--players", type=_players, metavar="A,B,C,D", help="one strategy spec per seat")
     run.add_argument("--rounds", type=_positive_int, metavar="N", help="deals to play (games with --games)")
     run.add_argument("--seed", type=_seed)
-    run.add_argument("--jobs", type=_jobs_argument, metavar="J", help="worker processes (-1: all cores)")
+    run.add_argument(
+        "--jobs",
+        type=_jobs_argument,
+        metavar="J",
+        help="worker processes (-1: all cores; default: 1, on Dask all its workers)",
+    )
     run.add_argument("--duplicate", action="store_const", const=True, help="play every deal in every seating")
     run.add_argument("--games", action="store_const", const=True, help="play whole games and count wins")
     run.add_argument(
@@ -465,7 +480,12 @@ def argument_parser() -> argparse.ArgumentParser:
     league.add_argument("--anchor", metavar="NAME", help="the strategy rated 0 (default: the first)")
     league.add_argument("--out", metavar="DIR", help="league folder (default results/league-<game>-<id>)")
     league.add_argument("--no-rounds", dest="keep_rounds", action="store_false", help="keep no per-round rows")
-    league.add_argument("--jobs", type=_jobs_argument, default=1, metavar="J", help="worker processes (-1: all cores)")
+    league.add_argument(
+        "--jobs",
+        type=_jobs_argument,
+        metavar="J",
+        help="worker processes (-1: all cores; default: 1, on Dask all its workers)",
+    )
     league.add_argument("--backend", choices=("loky", "dask"), default="loky")
     league.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler address for --backend dask")
     league.add_argument("--quiet", action="store_true", help="no progress bars")

@@ -31,7 +31,7 @@ from sim.console import progress_bar
 from sim.games import Game
 from sim.results import RunStore
 from sim.timing import TimedStrategy, percentile_seconds
-from sim.workers import local_workers, stopping_early_quietly
+from sim.workers import keep_temporaries_on_the_heap, local_workers, stopping_early_quietly
 
 # A chunk is at most this many deals: on a fast engine a chunk is a few batches, so bigger chunks
 # amortize a batch's steps whose few hands are still going (Gin Rummy: 37k hands/s a core in chunks
@@ -128,14 +128,11 @@ class ChunkResult:
     rows: pd.DataFrame | None = field(default=None)
 
 
-def play_chunk(plan: Plan, index: int) -> ChunkResult:
-    """Play chunk ``index`` of the plan under every seating and summarise it."""
-    game = plan.validate()
-    start, stop = plan.chunk_span(index)
-    ids = np.arange(start, stop, dtype=np.int64)
-    built = {spec: TimedStrategy(strategy_registry.get(plan.game, spec)) for spec in plan.strategy_names}
-    seatings = plan.seatings(game)
-    # Per seating: points (B, seats); for whole games also rounds (B,) and winners (B, seats).
+def play_slice(
+    plan: Plan, game: Game, built: dict[str, Any], seatings: Iterable[seating.Seating], ids: np.ndarray
+) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
+    """The deals (or games) ``ids`` played under every seating: points (seatings, B, seats), and for
+    whole games rounds (seatings, B) and winners (seatings, B, seats)."""
     seating_points: list[np.ndarray] = []
     seating_rounds: list[np.ndarray] = []
     seating_winners: list[np.ndarray] = []
@@ -147,13 +144,37 @@ def play_chunk(plan: Plan, index: int) -> ChunkResult:
             seating_rounds.append(played.rounds)
             seating_winners.append(played.winners)
     else:
-        deals = game.deals(plan.seed, start, stop - start)
+        deals = game.deals(plan.seed, int(ids[0]), len(ids))
         for seats in seatings:
             dealt = game.play_rounds[plan.engine](deals, [built[plan.players[p]] for p in seats], ids)
             seating_points.append(dealt.points)
-    points = np.stack(seating_points)  # (seatings, B, seats)
     rounds = np.stack(seating_rounds) if plan.games else None
     winners = np.stack(seating_winners) if plan.games else None
+    return np.stack(seating_points), rounds, winners
+
+
+def joined(parts: list[np.ndarray | None]) -> np.ndarray | None:
+    """Slices' arrays (seatings, B, ...) joined along B; None for what slices do not have."""
+    present = [part for part in parts if part is not None]
+    return np.concatenate(present, axis=1) if present else None
+
+
+def play_chunk(plan: Plan, index: int) -> ChunkResult:
+    """Play chunk ``index`` of the plan under every seating and summarise it.
+
+    A chunk is played in slices of at most the engine's largest batch (``MAX_CHUNK_DEALS`` or
+    ``MAX_CHUNK_GAMES``), so a large chunk (a cluster's, sized to spare its scheduler) needs no more
+    memory than a small one; deals and seeded decisions depend on deal ids alone, so the results
+    are the same however a chunk is sliced."""
+    game = plan.validate()
+    start, stop = plan.chunk_span(index)
+    ids = np.arange(start, stop, dtype=np.int64)
+    built = {spec: TimedStrategy(strategy_registry.get(plan.game, spec)) for spec in plan.strategy_names}
+    seatings = plan.seatings(game)
+    most = (MAX_CHUNK_GAMES if plan.games else MAX_CHUNK_DEALS).get(plan.engine, MIN_CHUNK)
+    slices = [play_slice(plan, game, built, seatings, ids[first : first + most]) for first in range(0, len(ids), most)]
+    points, rounds, winners = (joined([played[part] for played in slices]) for part in range(3))
+    assert points is not None  # every slice has points
     aggregates = summarize_chunk(plan, game, points, rounds, winners)
     aggregates["timing"] = {spec: strategy.aggregates() for spec, strategy in built.items()}
     rows = chunk_rows(plan, seatings, ids, points, rounds, winners) if plan.keep_rounds else None
@@ -476,7 +497,9 @@ def registering_modules(plan: Plan) -> list[str]:
 
 
 def play_chunk_importing(plan: Plan, index: int, modules: list[str]) -> ChunkResult:
-    """``play_chunk`` in a worker process, after importing the modules that register the plan's strategies."""
+    """``play_chunk`` in a worker process, after importing the modules that register the plan's strategies
+    (and undoing an allocator setting that slows fast engines down, ``keep_temporaries_on_the_heap``)."""
+    keep_temporaries_on_the_heap()
     for module in modules:
         importlib.import_module(module)
     return play_chunk(plan, index)

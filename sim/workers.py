@@ -1,7 +1,9 @@
-"""Worker processes: how many a run may have, and that none outlives the command that started it."""
+"""Worker processes: how many a run may have, that none outlives the command that started it, and
+that a chunk runs as fast in a cluster's worker as in one of ours."""
 
 from __future__ import annotations
 
+import ctypes
 import os
 import signal
 import threading
@@ -14,6 +16,9 @@ from typing import Any
 from joblib import cpu_count, parallel_config
 
 PARENT_CHECK_SECONDS = 1.0
+# glibc's mallopt parameters (malloc.h) and the largest mmap threshold it takes on 64-bit machines.
+M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3
+HEAP_ALLOCATION_LIMIT = 32 << 20
 
 
 def usable_cores() -> int:
@@ -85,3 +90,23 @@ def _exit_with_parent() -> None:
         os._exit(1)  # no clean-up to do: the results this worker held are gone with its parent
 
     threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
+def keep_temporaries_on_the_heap() -> bool:
+    """Let glibc serve allocations of up to 32 MiB from the heap and keep 64 MiB of freed heap, in
+    this process; True where that was done (glibc), False elsewhere (nothing to undo there).
+
+    A fast engine makes many short-lived arrays of a few hundred KiB to a few MiB per step. glibc
+    normally raises its mmap threshold to fit them, so they are recycled heap memory; but setting any
+    threshold pins the rest, and Dask's nanny starts its workers with ``MALLOC_TRIM_THRESHOLD_=65536``,
+    which leaves the mmap threshold at 128 KiB: every such array is then a fresh mmap whose pages the
+    kernel must zero, and a chunk ran 3 to 5 times slower than in a local worker (docs/scaling.md).
+    Chunks call this before they play, on any backend; memory stays bounded by the chunk size.
+    """
+    try:
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):  # not glibc (macOS, musl's stub aside): its allocator is not pinned so
+        return False
+    return bool(mallopt(M_MMAP_THRESHOLD, HEAP_ALLOCATION_LIMIT)) and bool(
+        mallopt(M_TRIM_THRESHOLD, 2 * HEAP_ALLOCATION_LIMIT)
+    )

@@ -30,6 +30,10 @@ BY_HAND = {
     "make test": "runs this test suite",
     "make notebooks": "installs the notebooks extra from PyPI and serves JupyterLab until stopped",
     "cardsim serve": "serves until Ctrl-C; tests/test_browser.py starts it and plays every game in a browser",
+    ".venv/bin/dask scheduler": "a cluster runs until stopped; tests/test_cluster.py starts one as written",
+    ".venv/bin/dask worker tcp://HOST:8786 --nworkers 2 --nthreads 1": "a cluster's worker (tests/test_cluster.py)",
+    "cardsim tournament --game straights --players heuristic,first-legal --rounds 10000000 --duplicate --no-rounds "
+    "--backend dask --scheduler tcp://HOST:8786": "needs the cluster above; tests/test_cluster.py runs one on a cluster",
     "cardsim bench --game straights": "a timing run: it measures each engine for a set time (~20 s in all)",
 }
 NEEDS_NOTEBOOKS_EXTRA = "jupyter-nbconvert"  # the program the README's `jupyter nbconvert` lines run

@@ -208,7 +208,7 @@ def test_a_number_of_100000_digits_in_a_save_is_one_line(field, tmp_path, capsys
     code, out, err = run(["--load", str(path)], "", capsys)
     assert code == 2 and out == ""
     assert err.startswith(f"straights: cannot load {path}: a number in the file: ") and err.count("\n") == 1
-    assert len(err) < 200
+    assert len(err) - len(str(path)) < 150  # the number is cut short (paths differ in length)
 
 
 @pytest.mark.parametrize("kind", ["directory", "fifo", "device"])
