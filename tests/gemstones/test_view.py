@@ -1,62 +1,29 @@
 """The table view: whole games played on the reference engine, drawn for a seat at every decision and
 once over; the drawing agrees with the engine and never shows the opponent's hand or the deck order."""
 
-import functools
-import json
 import random
-from typing import NotRequired, get_origin, get_type_hints
 
 import numpy as np
 import pytest
 
 import strategies
 from sim import games
-from sim.api import Score, TableView, ViewRow, Zone
+from sim.api import TableView
 from sim.gemstones import rules
 from sim.gemstones.engine import State
 from sim.gemstones.observation import NUM_ACTIONS
 from sim.gemstones.view import action_face, face, table
 from sim.play import reference_state
+from tests.views import check_table_view
 
 NAMES = ["Ada", "Bo"]
 FACES = {stone.lower() for stone in rules.STONES} | {"back"}
 
 
-@functools.cache
-def keys_of(typed_dict) -> tuple[set[str], dict]:
-    """A TypedDict's required keys and every key's type. (From the type hints: ``sim.api``'s postponed
-    annotations hide ``NotRequired`` from ``__required_keys__``.)"""
-    hints = get_type_hints(typed_dict, include_extras=True)
-    required = {key for key, hint in hints.items() if get_origin(hint) is not NotRequired}
-    return required, get_type_hints(typed_dict)
-
-
-def check_shape(value, typed_dict) -> None:
-    """``value`` has the TypedDict's required keys, no others, each of the declared type."""
-    required, types = keys_of(typed_dict)
-    assert required <= value.keys() <= types.keys()
-    for key, item in value.items():
-        if key == "cards":
-            assert isinstance(item, list) and all(card in FACES for card in item)
-        elif key in ("rows", "zones", "scores"):
-            assert isinstance(item, list)
-        elif key == "facts":
-            assert isinstance(item, list) and all(isinstance(fact, str) for fact in item)
-        else:
-            assert isinstance(item, types[key]), (key, item)
-
-
 def check_view(state: State, seat: int) -> TableView:
     """Draw ``state`` for ``seat`` and check it against the engine."""
     view = table(state, seat, NAMES)
-    json.dumps(view)
-    check_shape(view, TableView)
-    for zone in view["zones"]:
-        check_shape(zone, Zone)
-        for row in zone["rows"]:
-            check_shape(row, ViewRow)
-    for score in view["scores"]:
-        check_shape(score, Score)
+    check_table_view(view, FACES)
     zones = {zone["title"]: zone["rows"] for zone in view["zones"]}
     own, other = zones["Hands"]
     assert own["cards"] == [face(stone) for stone in state.hands[seat]]

@@ -1,20 +1,19 @@
 """Gin Rummy's table view: whole games drawn for both seats at every decision show what the seat may
 see and nothing it may not, the opponent's melds once a knock ends the game's last hand."""
 
-import json
-
 import strategies
 from sim import games
-from sim.api import Score, TableView, ViewRow, Zone
+from sim.api import TableView, Zone
 from sim.cards import card_name, cards_in, parse_card
 from sim.ginrummy import rules, view
 from sim.ginrummy.engine import Game, HandEnded
 from sim.ginrummy.observation import DRAW_DISCARD, DRAW_STOCK, knock
 from sim.play import reference_state
+from tests.views import PLAYING_CARD_FACES, check_table_view
 
 GAME = games.load("ginrummy")
 NAMES = ("Ada", "Bo")
-FACES = {card_name(card) for card in range(52)} | {"back"}
+FACES = PLAYING_CARD_FACES
 PLAYERS = (strategies.get("ginrummy", "simple"), strategies.get("ginrummy", "cs340"))
 
 
@@ -27,21 +26,6 @@ def played_games(seeds):
             yield state
             state.apply(int(PLAYERS[state.current_player].choose(state.observe())[0]))
         yield state
-
-
-def check_shape(table: TableView) -> None:
-    """The view is JSON and keeps ``sim.api``'s TypedDicts, every face a card's name or a back."""
-    json.dumps(table)
-    assert set(table) == set(TableView.__annotations__)
-    assert all(isinstance(fact, str) for fact in table["facts"])
-    for score in table["scores"]:
-        assert set(score) == set(Score.__annotations__) and isinstance(score["score"], int)
-    for zone in table["zones"]:
-        assert set(zone) == set(Zone.__annotations__) and isinstance(zone["title"], str)
-        for row in zone["rows"]:
-            assert {"label", "cards"} <= set(row) <= set(ViewRow.__annotations__)
-            assert all(face in FACES for face in row["cards"])
-            assert isinstance(row.get("note", ""), str)
 
 
 def hidden_from(state: Game, seat: int) -> set[str]:
@@ -69,7 +53,7 @@ def test_every_view_of_whole_games_shows_only_what_the_seat_may_see():
         for seat in range(rules.NUM_PLAYERS):
             table = view.table(state, seat, NAMES)
             views += 1
-            check_shape(table)
+            check_table_view(table)
             shown = {face for zone in table["zones"] for row in zone["rows"] for face in row["cards"]}
             assert not shown & hidden_from(state, seat)
             own = shown_cards(zone(table, "Your hand"))
