@@ -1,4 +1,4 @@
-"""The one parser for whole numbers that come from people or files.
+"""The one parser for whole numbers that come from people or files, and how counts are said to people.
 
 Python refuses to convert integer strings of more than 4,300 digits (and converting long ones costs
 quadratic time), so no text reaches ``int()`` here before its length is checked against the range
@@ -42,6 +42,11 @@ def _range_words(low: float | None, high: float | None) -> str:
     if low is not None:
         return f"at least {low}"
     return f"at most {high}"
+
+
+def amount(count: int, noun: str) -> str:
+    """``count`` and ``noun``, plural unless the count is one: "1 card", "3 coins"."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def parse_int(text: str, low: int | None = None, high: int | None = None) -> int:

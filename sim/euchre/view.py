@@ -17,6 +17,7 @@ from sim.euchre import rules
 from sim.euchre.cli import team_names
 from sim.euchre.engine import Game, Hand
 from sim.euchre.observation import NONE, ORDER_UP, Phase, action_name
+from sim.numbers import amount
 
 TURN_VERBS = {Phase.MAKING: "bid", Phase.DISCARD: "throw away", Phase.PLAYING: "play"}
 
@@ -104,7 +105,11 @@ def table(state: Game, seat: int, names: Sequence[str]) -> TableView:
         raise ValueError("the game has not been dealt")
     others = [rules.left_of(seat, steps) for steps in range(1, rules.NUM_PLAYERS)]
     hidden: list[ViewRow] = [
-        {"label": names[other], "cards": ["back"] * len(hand.hands[other]), "note": f"{len(hand.hands[other])} cards"}
+        {
+            "label": names[other],
+            "cards": ["back"] * len(hand.hands[other]),
+            "note": amount(len(hand.hands[other]), "card"),
+        }
         for other in others
     ]
     zones: list[Zone] = [upcard_zone(hand, names)] if hand.phase == Phase.MAKING else []

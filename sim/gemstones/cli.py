@@ -34,7 +34,7 @@ from sim.gemstones.engine import (
     TurnStarted,
 )
 from sim.gemstones.observation import BUY, CHAIN, DISCARD, PASS, PLAY, SELL, Phase
-from sim.numbers import NumberError, clipped, parse_int
+from sim.numbers import NumberError, amount, clipped, parse_int
 
 PROMPT = "> "
 HUMAN = savefile.HUMAN
@@ -57,11 +57,6 @@ def program_deck(seed: int) -> np.ndarray:
 
 class Paused(Exception):
     """The game was saved; the program ends."""
-
-
-def amount(count: int, noun: str) -> str:
-    """``count`` and ``noun``, plural unless the count is one: "1 card", "3 coins"."""
-    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def player_line(name: str, coins: int) -> str:

@@ -12,9 +12,9 @@ from collections.abc import Sequence
 
 from sim.api import Score, TableView, ViewRow, Zone
 from sim.gemstones import rules
-from sim.gemstones.cli import amount
 from sim.gemstones.engine import NUM_PLAYERS, State, winner_of
 from sim.gemstones.observation import CHAIN, SELL, Phase
+from sim.numbers import amount
 from sim.pictures import WIDTH, card_frame
 
 

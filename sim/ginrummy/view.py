@@ -17,6 +17,7 @@ from sim.cards import card_name, cards_in, format_cards
 from sim.ginrummy import rules
 from sim.ginrummy.engine import Game, Hand, HandEnded
 from sim.ginrummy.observation import DRAW_DISCARD, DRAW_STOCK, Phase, knocked_card
+from sim.numbers import amount
 
 HOW_KNOCKED = {"gin": "went gin", "knock": "knocked", "undercut": "knocked and was undercut"}
 
@@ -37,7 +38,7 @@ def faces(cards: Iterable[int]) -> list[str]:
 def meld_rows(melds: Iterable[Sequence[int]], unmatched: Sequence[int], unmatched_label: str) -> list[ViewRow]:
     """A row per meld ("Run" or "Set") and one of the cards left over, with their points."""
     rows: list[ViewRow] = [{"label": "Run" if rules.is_run(meld) else "Set", "cards": faces(meld)} for meld in melds]
-    points = f"{rules.cards_value(unmatched)} points"
+    points = amount(rules.cards_value(unmatched), "point")
     return rows + [{"label": unmatched_label, "cards": faces(unmatched), "note": points}]
 
 
@@ -49,7 +50,7 @@ def opponent_zone(current: Hand, opponent: int, name: str) -> Zone:
         shown = ended.knocker_layout if opponent == ended.knocker else ended.defender_layout
         return {"title": "Opponent's melds", "rows": meld_rows(shown.melds, shown.unmatched, "Unmatched")}
     held, known = current.hands[opponent].bit_count(), faces(cards_in(current.took[opponent]))
-    note = f"{held} cards" + (f", {len(known)} taken from the discard pile" if known else "")
+    note = amount(held, "card") + (f", {len(known)} taken from the discard pile" if known else "")
     return {
         "title": "Opponent's hand",
         "rows": [{"label": name, "cards": known + ["back"] * (held - len(known)), "note": note}],
@@ -59,8 +60,8 @@ def opponent_zone(current: Hand, opponent: int, name: str) -> Zone:
 def pile_rows(current: Hand) -> list[ViewRow]:
     """The stock face down and the discard pile's top card, each with its size."""
     return [
-        {"label": "Stock", "cards": ["back"], "note": f"{len(current.stock)} cards"},
-        {"label": "Discard pile", "cards": faces(current.pile[-1:]), "note": f"{len(current.pile)} cards"},
+        {"label": "Stock", "cards": ["back"], "note": amount(len(current.stock), "card")},
+        {"label": "Discard pile", "cards": faces(current.pile[-1:]), "note": amount(len(current.pile), "card")},
     ]
 
 
@@ -79,7 +80,7 @@ def hand_facts(current: Hand, seat: int, names: Sequence[str]) -> list[str]:
         if ended.layoffs:
             laid = format_cards(card for card, _ in ended.layoffs)
             lines.append(f"{names[1 - ended.knocker]} laid off {laid}: {ended.defender_deadwood} deadwood left")
-        lines.append(f"{names[score.winner]} scored {score.points} points")
+        lines.append(f"{names[score.winner]} scored {amount(score.points, 'point')}")
     return lines
 
 
