@@ -19,6 +19,8 @@ PARENT_CHECK_SECONDS = 1.0
 # glibc's mallopt parameters (malloc.h) and the largest mmap threshold it takes on 64-bit machines.
 M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3
 HEAP_ALLOCATION_LIMIT = 32 << 20
+# Setting any of these (what glibc's mallopt calls them, as environment variables) pins the others.
+PINNING_VARIABLES = ("MALLOC_TRIM_THRESHOLD_", "MALLOC_MMAP_THRESHOLD_", "MALLOC_TOP_PAD_", "MALLOC_MMAP_MAX_")
 
 
 def usable_cores() -> int:
@@ -93,19 +95,24 @@ def _exit_with_parent() -> None:
 
 
 def keep_temporaries_on_the_heap() -> bool:
-    """Let glibc serve allocations of up to 32 MiB from the heap and keep 64 MiB of freed heap, in
-    this process; True where that was done (glibc), False elsewhere (nothing to undo there).
+    """Where glibc's malloc thresholds were pinned from the environment, let it serve allocations of
+    up to 32 MiB from the heap and keep 64 MiB of freed heap, in this process; True where that was
+    done, False where nothing was pinned (or the allocator is not glibc's) and nothing changed.
 
     A fast engine makes many short-lived arrays of a few hundred KiB to a few MiB per step. glibc
     normally raises its mmap threshold to fit them, so they are recycled heap memory; but setting any
-    threshold pins the rest, and Dask's nanny starts its workers with ``MALLOC_TRIM_THRESHOLD_=65536``,
-    which leaves the mmap threshold at 128 KiB: every such array is then a fresh mmap whose pages the
-    kernel must zero, and a chunk ran 3 to 5 times slower than in a local worker (docs/scaling.md).
-    Chunks call this before they play, on any backend; memory stays bounded by the chunk size.
+    threshold switches that off, and Dask's nanny starts its workers with
+    ``MALLOC_TRIM_THRESHOLD_=65536``, which leaves the mmap threshold at 128 KiB: every such array is
+    then a fresh mmap whose pages the kernel must zero, and a chunk ran up to 3 times slower than in a
+    local worker (docs/scaling.md). Chunk tasks call this before they play, on any backend; a process
+    whose allocator adapts on its own (a local worker) is left as it is.
     """
+    tunables = os.environ.get("GLIBC_TUNABLES", "")
+    if not any(name in os.environ for name in PINNING_VARIABLES) and "glibc.malloc." not in tunables:
+        return False
     try:
         mallopt = ctypes.CDLL(None).mallopt
-    except (OSError, AttributeError):  # not glibc (macOS, musl's stub aside): its allocator is not pinned so
+    except (OSError, AttributeError):  # not glibc (macOS, musl's stub aside): nothing was pinned
         return False
     return bool(mallopt(M_MMAP_THRESHOLD, HEAP_ALLOCATION_LIMIT)) and bool(
         mallopt(M_TRIM_THRESHOLD, 2 * HEAP_ALLOCATION_LIMIT)

@@ -17,6 +17,7 @@ import pytest
 
 from benchmarks.cluster import dask_cluster
 from sim import cli
+from sim.workers import keep_temporaries_on_the_heap
 
 CARDSIM = [sys.executable, "-m", "sim.cli"]
 # Heuristic against first-legal, every deal in every seating: small chunks, so a run has many of them.
@@ -122,3 +123,10 @@ def test_chunks_keep_their_arrays_on_the_heap_where_dask_pinned_mmap() -> None:
 
     assert mmapped_blocks("pinned") >= 4
     assert mmapped_blocks("tuned") < 4
+
+
+def test_an_allocator_left_to_itself_is_not_touched(monkeypatch) -> None:
+    for name in ("MALLOC_TRIM_THRESHOLD_", "MALLOC_MMAP_THRESHOLD_", "MALLOC_TOP_PAD_", "MALLOC_MMAP_MAX_"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("GLIBC_TUNABLES", "")
+    assert keep_temporaries_on_the_heap() is False
