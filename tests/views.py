@@ -25,3 +25,13 @@ def check_table_view(table: TableView, faces: Collection[str] = PLAYING_CARD_FAC
             assert {"label", "cards"} <= set(row) <= set(ViewRow.__annotations__)
             assert isinstance(row["label"], str) and isinstance(row.get("note", ""), str)
             assert all(face in faces for face in row["cards"]), row
+
+
+def faces_shown(table: TableView) -> set[str]:
+    """Every face the view shows anywhere."""
+    return {face for zone in table["zones"] for row in zone["rows"] for face in row["cards"]}
+
+
+def zone(table: TableView, title: str) -> Zone:
+    """The view's zone called ``title``."""
+    return next(zone for zone in table["zones"] if zone["title"] == title)

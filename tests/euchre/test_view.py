@@ -5,13 +5,12 @@ import numpy as np
 
 import strategies
 from sim import games
-from sim.api import TableView, Zone
 from sim.cards import card_name, parse_card
 from sim.euchre import rules, view
 from sim.euchre.engine import Game
 from sim.euchre.observation import NONE, PASS, Phase, order_up
 from sim.play import reference_state
-from tests.views import PLAYING_CARD_FACES, check_table_view
+from tests.views import PLAYING_CARD_FACES, check_table_view, faces_shown, zone
 
 GAME = games.load("euchre")
 NAMES = ("South", "West", "North", "East")
@@ -45,10 +44,6 @@ def hidden_from(state: Game, seat: int) -> set[str]:
     return {card_name(card) for card in cards}
 
 
-def zone(table: TableView, title: str) -> Zone:
-    return next(zone for zone in table["zones"] if zone["title"] == title)
-
-
 def test_every_view_of_whole_games_shows_only_what_the_seat_may_see():
     views = 0
     for state in played_games(range(3)):
@@ -56,7 +51,7 @@ def test_every_view_of_whole_games_shows_only_what_the_seat_may_see():
             table = view.table(state, seat, NAMES)
             views += 1
             check_table_view(table)
-            shown = {face for zone in table["zones"] for row in zone["rows"] for face in row["cards"]}
+            shown = faces_shown(table)
             assert not shown & hidden_from(state, seat)
             (own,) = zone(table, "Your hand")["rows"]
             assert sorted(own["cards"]) == sorted(card_name(card) for card in state.hand.hands[seat])

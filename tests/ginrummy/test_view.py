@@ -3,13 +3,13 @@ see and nothing it may not, the opponent's melds once a knock ends the game's la
 
 import strategies
 from sim import games
-from sim.api import TableView, Zone
+from sim.api import Zone
 from sim.cards import card_name, cards_in, parse_card
 from sim.ginrummy import rules, view
 from sim.ginrummy.engine import Game, HandEnded
 from sim.ginrummy.observation import DRAW_DISCARD, DRAW_STOCK, knock
 from sim.play import reference_state
-from tests.views import PLAYING_CARD_FACES, check_table_view
+from tests.views import PLAYING_CARD_FACES, check_table_view, faces_shown, zone
 
 GAME = games.load("ginrummy")
 NAMES = ("Ada", "Bo")
@@ -38,10 +38,6 @@ def hidden_from(state: Game, seat: int) -> set[str]:
     return {card_name(card) for card in cards}
 
 
-def zone(table: TableView, title: str) -> Zone:
-    return next(zone for zone in table["zones"] if zone["title"] == title)
-
-
 def shown_cards(zone: Zone) -> list[int]:
     return [parse_card(face) for row in zone["rows"] for face in row["cards"] if face != "back"]
 
@@ -54,7 +50,7 @@ def test_every_view_of_whole_games_shows_only_what_the_seat_may_see():
             table = view.table(state, seat, NAMES)
             views += 1
             check_table_view(table)
-            shown = {face for zone in table["zones"] for row in zone["rows"] for face in row["cards"]}
+            shown = faces_shown(table)
             assert not shown & hidden_from(state, seat)
             own = shown_cards(zone(table, "Your hand"))
             assert sorted(own) == list(cards_in(hand.hands[seat]))

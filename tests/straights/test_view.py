@@ -10,7 +10,7 @@ from sim.cards import card_name
 from sim.play import reference_state
 from sim.straights import rules
 from sim.straights.view import action_face, table
-from tests.views import check_table_view
+from tests.views import check_table_view, faces_shown, zone
 
 GAME = games.load("straights")
 NAMES = ["Ann", "Bo", "Cy", "Di"]
@@ -25,7 +25,7 @@ def test_a_seat_sees_its_hand_the_table_and_no_other_hand() -> None:
             for seat in range(rules.NUM_PLAYERS):
                 view = table(state, seat, NAMES)
                 check_table_view(view)
-                shown = [face for zone in view["zones"] for row in zone["rows"] for face in row["cards"]]
+                shown = faces_shown(view)
                 hidden = {
                     card_name(card)
                     for other in range(rules.NUM_PLAYERS)
@@ -38,8 +38,8 @@ def test_a_seat_sees_its_hand_the_table_and_no_other_hand() -> None:
                     if other != seat
                     for card in current.discards[other]
                 }
-                assert not hidden & set(shown)
-                hand = next(zone for zone in view["zones"] if zone["title"] == "Your hand")["rows"][0]
+                assert not hidden & shown
+                hand = zone(view, "Your hand")["rows"][0]
                 assert hand["cards"] == [card_name(card) for card in sorted(current.hands[seat])]
                 assert view["scores"] == [{"name": name, "score": score} for name, score in zip(NAMES, state.scores)]
             legal = state.legal_actions()
@@ -48,7 +48,7 @@ def test_a_seat_sees_its_hand_the_table_and_no_other_hand() -> None:
             state.apply(int(legal[rng.integers(len(legal))]))
         # Once the game is over the last round's discards are shown face up.
         over = table(state, 0, NAMES)
-        discards = next(zone for zone in over["zones"] if zone["title"] == "Discards")["rows"]
+        discards = zone(over, "Discards")["rows"]
         assert all("back" not in row["cards"] for row in discards)
 
 
@@ -57,5 +57,5 @@ def test_a_turn_without_a_legal_play_says_to_discard() -> None:
     while state.live_round().legal_plays():
         state.apply(state.legal_actions()[0])
     seat = state.current_player
-    hand = next(zone for zone in table(state, seat, NAMES)["zones"] if zone["title"] == "Your hand")["rows"][0]
+    hand = zone(table(state, seat, NAMES), "Your hand")["rows"][0]
     assert hand["note"] == "No legal play: discard a card"
