@@ -20,7 +20,7 @@ from sim.bench import BenchRequestError, benchmark
 from sim.bench import add_arguments as add_benchmark_arguments
 from sim.console import INTERRUPTED_STATUS, bounded_int_argument, output_gone, progress_bar, say_error
 from sim.files import UnreadableFile, UnwritableFolder, read_bounded, writable_folder
-from sim.numbers import NumberError, parse_float
+from sim.numbers import NumberError, clipped, parse_float, shown
 from sim.results import ResultsError, RunStore
 from sim.tournament import PlanError
 from sim.workers import usable_cores, worker_count
@@ -228,8 +228,8 @@ def _dask_client(scheduler: str | None):
         raise UsageError("--backend dask needs dask[distributed]: pip install 'cardsim[cluster]'") from None
     try:
         return Client(scheduler, timeout=SCHEDULER_TIMEOUT)
-    except (OSError, TimeoutError) as error:
-        raise UsageError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
+    except (OSError, TimeoutError, ValueError) as error:  # ValueError: an address Dask cannot read
+        raise UsageError(f"cannot reach the Dask scheduler at {shown(scheduler)}: {clipped(str(error))}") from None
 
 
 def command_report(args: argparse.Namespace) -> int:

@@ -83,7 +83,15 @@ def test_an_unreachable_scheduler_is_one_line(tmp_path: Path, monkeypatch, capsy
     arguments = [*TOURNAMENT, "--rounds", "64", "--out", str(tmp_path / "run")]
     assert cli.main([*arguments, "--backend", "dask", "--scheduler", "tcp://127.0.0.1:9"]) == 2
     said = capsys.readouterr().err
-    assert said.count("\n") == 1 and "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in said
+    assert said.count("\n") == 1 and "cannot reach the Dask scheduler at 'tcp://127.0.0.1:9'" in said
+
+
+@pytest.mark.parametrize("address", ["not-an-address", "x" * 3000])
+def test_an_address_dask_cannot_read_is_one_line(tmp_path: Path, capsys, address: str) -> None:
+    arguments = [*TOURNAMENT, "--rounds", "64", "--out", str(tmp_path / "run")]
+    assert cli.main([*arguments, "--backend", "dask", "--scheduler", address]) == 2
+    said = capsys.readouterr().err
+    assert said.count("\n") == 1 and "cannot reach the Dask scheduler" in said and len(said) < 300
 
 
 class MallInfo2(ctypes.Structure):
