@@ -70,14 +70,6 @@ Moves = list[tuple[WebElement, str]]
 broken_seen: set[str] = set()  # card pictures that did not load, from every page state looked at
 
 
-def server_command() -> list[str]:
-    """``python -m sim.cli`` when the module runs as a program, else the ``cardsim`` script beside Python."""
-    probe = subprocess.run([sys.executable, "-m", "sim.cli", "--help"], capture_output=True, timeout=60)
-    if probe.returncode == 0:
-        return [sys.executable, "-m", "sim.cli"]
-    return [str(Path(sys.executable).with_name("cardsim"))]
-
-
 def default_sigint() -> None:
     """In the server's process before it starts: SIGINT as at a terminal, even when the tests run where
     it is ignored (a background job), so Ctrl-C's handling is what is tested."""
@@ -87,7 +79,7 @@ def default_sigint() -> None:
 def start_server() -> tuple[subprocess.Popen[str], str]:
     """A ``cardsim serve --port 0`` and the address it printed (``http://HOST:PORT``, no slash)."""
     process = subprocess.Popen(
-        [*server_command(), "serve", "--host", "127.0.0.1", "--port", "0"],
+        [sys.executable, "-m", "sim.cli", "serve", "--host", "127.0.0.1", "--port", "0"],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
