@@ -154,7 +154,7 @@ def margins_against_heuristic(spec: str, seed: int, start: int, count: int) -> n
     for seats in GAME.duplicate_seatings:
         player = strategies.get("euchre", spec)
         lineup = [player if seats[seat] % 2 == 0 else heuristic for seat in range(rules.NUM_PLAYERS)]
-        if strategies.info("euchre", spec).cheating:
+        if strategies.info("euchre", strategies.parse_spec(spec)[0]).cheating:
             truth = truth_of(deals, ids)
             player.bind(truth)
             lineup = truth.watch(lineup)

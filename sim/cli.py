@@ -90,7 +90,18 @@ def _bound_pair(text: str) -> tuple[float, float]:
 
 
 def _players(text: str) -> list[str]:
-    return [part.strip() for part in text.split(",") if part.strip()]
+    """Strategy specs separated by commas; a part that is a ``key=value`` setting belongs to the spec
+    before it, so ``mc:samples=16,horizon=2,heuristic`` is two players."""
+    players: list[str] = []
+    for part in (part.strip() for part in text.split(",")):
+        if not part:
+            continue
+        is_setting = "=" in part.partition(":")[0]
+        if is_setting and players and ":" in players[-1]:
+            players[-1] += "," + part
+        else:
+            players.append(part)
+    return players
 
 
 def _jobs(value: int, available: int | None = None) -> int:

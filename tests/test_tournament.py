@@ -530,3 +530,15 @@ def test_a_strategy_file_imported_on_the_command_line_plays_in_workers(tmp_path)
     assert theirs.returncode == 0
     pd.testing.assert_frame_equal(mine_summary.drop(columns="strategy"),
                                   pd.read_csv(tmp_path / "fl" / "summary.csv").drop(columns="strategy"))
+
+
+def test_a_players_list_keeps_each_specs_settings_together(tmp_path):
+    """Settings are separated by commas as players are: a ``key=value`` part belongs to the spec before it."""
+    done = cardsim("tournament", "--game", "gemstones", "--players", "mc:samples=2,horizon=1,greedy", "--rounds", "2",
+                   "--quiet", "--out", str(tmp_path / "run"))
+    assert done.returncode == 0, done.stderr
+    plan = json.loads((tmp_path / "run" / "config.json").read_text())["plan"]
+    assert plan["players"] == ["mc:samples=2,horizon=1", "greedy"]
+    wrong = cardsim("tournament", "--game", "gemstones", "--players", "samples=2,greedy", "--rounds", "2", "--quiet",
+                    "--out", str(tmp_path / "wrong"))
+    assert wrong.returncode == 2 and "Traceback" not in wrong.stderr and wrong.stderr.count("\n") == 1
