@@ -23,7 +23,7 @@ brings more cards than it has columns. The discard pile is bottom first, ``NONE`
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -48,7 +48,7 @@ from sim.gemstones.observation import (
 )
 from sim.lockstep import DealError, Players, strategy_name
 
-__all__ = ["GameStates", "apply", "deal", "observe", "play_from", "play_games", "play_rounds", "stacked"]
+__all__ = ["GameStates", "apply", "deal", "observe", "play_from", "play_games", "play_on", "play_rounds", "stacked"]
 
 BLOCK_SIZE = 32768  # games played together: memory stays flat however many are asked for
 TRADE_WIDTH = 8  # trade-area columns a block starts with; it widens when a pull needs more
@@ -615,12 +615,29 @@ def play_from(
     states: GameStates, strategies: Sequence[Strategy], variants: Variants = DEFAULT_VARIANTS
 ) -> RoundsResult:
     """Play games on from ``states`` (left unchanged) to their end: each seat's coins."""
+    return RoundsResult(play_on(states, strategies, variants).coins)
+
+
+def play_on(
+    states: GameStates,
+    strategies: Sequence[Strategy],
+    variants: Variants = DEFAULT_VARIANTS,
+    turns: int | None = None,
+) -> GameStates:
+    """The games of ``states`` (left unchanged) played on to their end, or, given ``turns``, only until
+    that many more turns have started: each row stops at the first decision of its next turn past them."""
     players = _players(strategies)
-    coins = np.zeros((len(states.mover), SEATS), dtype=np.int64)
-    for start in range(0, len(coins), BLOCK_SIZE):
-        block = np.arange(start, min(start + BLOCK_SIZE, len(coins)))
-        coins[block] = _play(states.take(block), players, variants)
-    return RoundsResult(coins)
+    rows_of: list[np.ndarray] = []
+    parts: list[GameStates] = []
+    for start in range(0, len(states.mover), BLOCK_SIZE):
+        block = np.arange(start, min(start + BLOCK_SIZE, len(states.mover)))
+        last_turn = None if turns is None else states.turn[block] + turns
+        for rows, finished in _played(states.take(block), players, variants, last_turn):
+            rows_of.append(rows + start)
+            parts.append(finished)
+    if not parts:
+        return states.take(np.arange(0))
+    return stacked(parts).take(np.argsort(np.concatenate(rows_of)))
 
 
 def _players(strategies: Sequence[Strategy]) -> Players:
@@ -632,17 +649,31 @@ def _players(strategies: Sequence[Strategy]) -> Players:
 def _play(states: GameStates, players: Players, variants: Variants) -> np.ndarray:
     """(n, 2) the coins of every game of ``states`` played to its end (``states`` is used up)."""
     coins = np.zeros((len(states.mover), SEATS), dtype=np.int64)
-    row = np.arange(len(states.mover))  # each game's row in ``coins``
-    going = states.phase != _Phase.OVER
+    for rows, finished in _played(states, players, variants):
+        coins[rows] = finished.coins
+    return coins
+
+
+def _played(
+    states: GameStates, players: Players, variants: Variants, last_turn: np.ndarray | None = None
+) -> Iterator[tuple[np.ndarray, GameStates]]:
+    """The games of ``states`` (used up) played on, as (their rows, their last states) when they end
+    or, with ``last_turn``, reach a decision of a turn past it."""
+    row = np.arange(len(states.mover))  # each game's row in ``states`` as given
     while True:
-        if not going.all():
-            over = ~going
-            coins[row[over]] = states.coins[over]
-            states, row = states.take(np.flatnonzero(going)), row[going]
-        if not row.size:
-            return coins
-        apply(states, _choices(states, players, variants), variants)
         going = states.phase != _Phase.OVER
+        if last_turn is not None:
+            going &= states.turn <= last_turn
+        if not going.all():
+            over = np.flatnonzero(~going)
+            yield row[over], states.take(over)
+            kept = np.flatnonzero(going)
+            states, row = states.take(kept), row[kept]
+            if last_turn is not None:
+                last_turn = last_turn[kept]
+        if not row.size:
+            return
+        apply(states, _choices(states, players, variants), variants)
 
 
 def _choices(states: GameStates, players: Players, variants: Variants) -> np.ndarray:

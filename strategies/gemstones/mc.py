@@ -38,13 +38,15 @@ import numpy as np
 import strategies
 from sim.gemstones import fast, rules
 from sim.gemstones.engine import Variants
-from sim.gemstones.observation import NONE, Observation
+from sim.gemstones.observation import NONE, Observation, Phase
 from strategies import SEED_MAX, Between, register
 from strategies.montecarlo import ActionTruth, Cheater, MonteCarlo, Rollouts, decision_rng
 
 SEATS = fast.SEATS
 MAX_SAMPLES = 10_000
 MAX_DECISIONS = 1024  # decisions a Truth keeps per game; a game takes about 160
+HORIZON = 0  # turns a rollout plays before its position is valued; 0 plays the game to its end
+MAX_HORIZON = 1_000
 ROLLOUT_BATCH = fast.BLOCK_SIZE  # rollouts per fast-engine call: memory stays flat however many share a batch
 _STONE_IDS = np.arange(rules.NUM_STONES)
 
@@ -113,8 +115,9 @@ def rules_seen(observation: Observation) -> Variants:
 class GemstonesLookahead(MonteCarlo):
     """The Gemstones side of the lookahead; subclasses say which worlds to play in."""
 
-    def __init__(self, rollout: str) -> None:
+    def __init__(self, rollout: str, horizon: int) -> None:
         self.policy = strategies.get("gemstones", rollout)
+        self.horizon = horizon
 
     @abstractmethod
     def worlds(self, observation: Observation) -> fast.GameStates:
@@ -140,10 +143,19 @@ class GemstonesLookahead(MonteCarlo):
             states = worlds.take(start_at[batch])
             seat = states.mover.copy()
             fast.apply(states, rollouts.candidate[batch], variants)
-            coins = fast.play_from(states, [self.policy] * SEATS, variants).points
+            ended = fast.play_on(states, [self.policy] * SEATS, variants, self.horizon or None)
+            worth = position_worth(ended)
             rows = np.arange(len(seat))
-            margins[batch] = coins[rows, seat] - coins[rows, 1 - seat]  # our coins minus the opponent's
+            margins[batch] = worth[rows, seat] - worth[rows, 1 - seat]  # ours minus the opponent's
         return margins
+
+
+def position_worth(states: fast.GameStates) -> np.ndarray:
+    """(n, 2) what each seat has: its coins, and in a game still going what its chains would sell for now
+    (at the end of a game chains left on the table pay nothing)."""
+    stones, lengths = states.chain_stones, states.chain_lengths
+    sale = np.where(stones != NONE, fast.COINS[np.maximum(stones, 0), lengths], 0).sum(axis=2)
+    return states.coins + sale * (states.phase != Phase.OVER)[:, None]
 
 
 @register("gemstones", "mc", deterministic=True)
@@ -156,8 +168,9 @@ class MonteCarloLookahead(GemstonesLookahead):
         rollout: str = "heuristic",
         seed: Annotated[int, Between(0, SEED_MAX)] = 0,
         confidence: Annotated[float, Between(0.0, 100.0)] = 1.0,
+        horizon: Annotated[int, Between(0, MAX_HORIZON)] = HORIZON,
     ) -> None:
-        super().__init__(rollout)
+        super().__init__(rollout, horizon)
         self.worlds_per_decision = samples
         self.seed = seed
         self.confidence = confidence
@@ -208,8 +221,8 @@ class OracleLookahead(Cheater, GemstonesLookahead):
 
     worlds_per_decision = 1  # the true world is the only one, and rollouts in it are deterministic
 
-    def __init__(self, rollout: str = "heuristic") -> None:
-        super().__init__(rollout)
+    def __init__(self, rollout: str = "heuristic", horizon: Annotated[int, Between(0, MAX_HORIZON)] = HORIZON) -> None:
+        super().__init__(rollout, horizon)
 
     def worlds(self, observation: Observation) -> fast.GameStates:
         truth: GameTruth = self.bound_truth()
