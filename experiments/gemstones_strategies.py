@@ -1,6 +1,6 @@
 """Evidence for the Gemstones strategies: whole-game records, seats swapped, written to docs/gemstones.md.
 
-    python -m experiments.gemstones_strategies                              # 10,000 deals per pair, 1,000 with mc
+    python -m experiments.gemstones_strategies                              # 10,000 deals per pair, 5,000 with mc
     python -m experiments.gemstones_strategies --games 500 --lookahead-games 50   # a quicker run
 
 Each pair is a duplicate tournament of whole games on the fast engine (``experiments.head_to_head``):
@@ -28,7 +28,7 @@ SEED = 2026
 PAIRS = (("heuristic", "greedy"), ("heuristic", "random"), ("greedy", "random"))
 # The lookahead by its full spec: a run is kept under a hash of its specs, so a change of mc's
 # defaults must not read back games played with the old ones.
-MC = "mc:samples=8,rollout=heuristic,confidence=1.0"
+MC = "mc:samples=16,rollout=heuristic,confidence=1.0,horizon=2"
 LOOKAHEAD_PAIRS = ((MC, "heuristic"), (MC, "greedy"))
 ORACLE_DEALS = 100  # deals of the game-by-game comparison, each played with the seats swapped
 TIMING_GAMES = 2
@@ -44,7 +44,7 @@ def margin_line(name: str, margin: np.ndarray) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10_000, help="deals per pair (each played in both seatings)")
-    parser.add_argument("--lookahead-games", type=int, default=1_000, help="deals per pair with mc")
+    parser.add_argument("--lookahead-games", type=int, default=5_000, help="deals per pair with mc")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--no-write", action="store_true", help="print the table without writing the doc")
     arguments = parser.parse_args()

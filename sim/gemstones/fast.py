@@ -624,8 +624,8 @@ def play_on(
     variants: Variants = DEFAULT_VARIANTS,
     turns: int | None = None,
 ) -> GameStates:
-    """The games of ``states`` (left unchanged) played on to their end, or, given ``turns``, only until
-    that many more turns have started: each row stops at the first decision of its next turn past them."""
+    """The games of ``states`` (left unchanged) played on to their end or, given ``turns``, through the
+    rest of the current turn and ``turns`` more: such a game stops at the first decision of the turn after."""
     players = _players(strategies)
     rows_of: list[np.ndarray] = []
     parts: list[GameStates] = []

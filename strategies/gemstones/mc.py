@@ -45,7 +45,7 @@ from strategies.montecarlo import ActionTruth, Cheater, MonteCarlo, Rollouts, de
 SEATS = fast.SEATS
 MAX_SAMPLES = 10_000
 MAX_DECISIONS = 1024  # decisions a Truth keeps per game; a game takes about 160
-HORIZON = 0  # turns a rollout plays before its position is valued; 0 plays the game to its end
+HORIZON = 2  # turns a rollout plays before its position is valued (0: to the end of the game)
 MAX_HORIZON = 1_000
 ROLLOUT_BATCH = fast.BLOCK_SIZE  # rollouts per fast-engine call: memory stays flat however many share a batch
 _STONE_IDS = np.arange(rules.NUM_STONES)
@@ -164,7 +164,7 @@ class MonteCarloLookahead(GemstonesLookahead):
 
     def __init__(
         self,
-        samples: Annotated[int, Between(2, MAX_SAMPLES)] = 8,
+        samples: Annotated[int, Between(2, MAX_SAMPLES)] = 16,
         rollout: str = "heuristic",
         seed: Annotated[int, Between(0, SEED_MAX)] = 0,
         confidence: Annotated[float, Between(0.0, 100.0)] = 1.0,

@@ -16,7 +16,7 @@ from sim.crosscheck import Call, Decisions, recorders
 from sim.gemstones import fast, rules
 from sim.gemstones.engine import State, Variants
 from sim.gemstones.game import PACKS
-from sim.gemstones.observation import BUY, CHAIN, NONE, PLAY, SELL, Observation
+from sim.gemstones.observation import BUY, CHAIN, NONE, PLAY, SELL, Observation, Phase
 from sim.lockstep import DealError
 
 VARIANTS = {
@@ -169,6 +169,26 @@ def test_playing_on_from_a_position_ends_as_the_whole_game():
     np.testing.assert_array_equal(fast.play_from(states, players).points, whole)
     for name, values in states.arrays().items():
         np.testing.assert_array_equal(values, kept[name], err_msg=name)
+
+
+def test_playing_on_for_some_turns_stops_at_the_next_turns_first_decision():
+    """``play_on`` with ``turns`` stops each game at the first decision of the turn after them, or at
+    its end (a game lasts 19 turns); played on from there, the games end as when played whole."""
+    deals = PACKS.deals(6, 0, 200)
+    players = [strategies.get("gemstones", "heuristic"), strategies.get("gemstones", "greedy")]
+    whole = fast.play_rounds(deals, players).points
+    states = fast.play_on(fast.deal(deals), players, turns=13)  # the rest of turn 1, then turns 2 to 14
+    np.testing.assert_array_equal(states.turn, 15)
+    kept = {name: values.copy() for name, values in states.arrays().items()}
+    stopped = fast.play_on(states, players, turns=2)
+    for name, values in states.arrays().items():
+        np.testing.assert_array_equal(values, kept[name], err_msg=name)
+    np.testing.assert_array_equal(stopped.round_id, states.round_id)
+    np.testing.assert_array_equal(stopped.turn, 18)
+    assert (stopped.phase < Phase.SELL).all() and (stopped.step > states.step).all()
+    assert (fast.play_on(states, players, turns=4).phase == Phase.OVER).all()
+    np.testing.assert_array_equal(fast.play_from(stopped, players).points, whole)
+    np.testing.assert_array_equal(fast.play_on(states, players).coins, whole)
 
 
 def test_whole_games_name_the_winner_and_share_a_draw():
