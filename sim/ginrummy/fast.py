@@ -226,8 +226,9 @@ class _Block:
         self.next_stock = next_stock.astype(np.int64)  # the pack position of the stock's top card
         self.pile = pile.astype(np.int8)  # the discard pile, bottom card first
         self.pile_size = pile_size.astype(np.int64)
-        in_pile = np.arange(NUM_CARDS) < self.pile_size[:, None]
-        self.pile_mask = np.bitwise_or.reduce((_ONE << self.pile.astype(np.int64)) * in_pile, axis=1)
+        depth = int(self.pile_size.max(initial=0))  # no pile reaches further: none at all when just dealt
+        in_pile = np.arange(depth) < self.pile_size[:, None]
+        self.pile_mask = np.bitwise_or.reduce((_ONE << self.pile[:, :depth].astype(np.int64)) * in_pile, axis=1)
         self.took = took  # taken from the pile and still held
         self.threw = threw
         self.taken = taken.astype(np.int64)  # the card just taken from the pile

@@ -15,12 +15,14 @@ at most three ranks three or four times. The ways to take sets are few: for a ra
 times, the set or not; held four times, no set, the four, or one of the four sets of three (the card
 left out may sit in a run). Hands are grouped by how many ranks they hold three and four times
 (eight kinds at most), and each group tries every combination of those choices at once, in a
-fixed-size array: the answer is the least runs-only deadwood of the cards the sets leave.
+fixed-size array: the answer is the least runs-only deadwood of the cards the sets leave. Taking no
+set at all is the runs-only answer every hand has already, so only the other combinations are tried.
 
 The deadwood after each discard comes from the same choices. Without card ``c`` a hand can take
 exactly the sets of its choices that leave ``c`` out (a set of four less ``c`` is a set of three,
 itself a choice), and removing ``c`` changes one suit's lookup, by an amount a second table holds for
-each pattern and rank.
+each pattern and rank. The best throw needs less: each suit's best throw with runs only is a lookup,
+and so is its best throw but one rank (the card just taken from the pile may not go straight back).
 
 When several arrangements tie, which cards the reference melds follows from its search: it places
 the lowest card still free, preferring to leave it deadwood, then each meld that has it as lowest
@@ -35,6 +37,7 @@ the reference makes.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from itertools import product
 
 import numpy as np
 
@@ -111,16 +114,20 @@ _RUN_DEADWOOD, _DISCARD_CHANGE, _RUN_KEY, _RANK_NIBBLES = _run_tables()
 
 
 def _best_throws() -> np.ndarray:
-    """Per rank pattern of one suit: the packed key (as ``_DISCARD_ORDER``'s, the deadwood part the
-    change the throw makes to the suit's runs-only deadwood, the card part its rank) of the suit's
-    best throw; of no card, a key above any throw's."""
+    """(14, patterns): per rank pattern of one suit, the packed key (as ``_DISCARD_ORDER``'s, the
+    deadwood part the change the throw makes to the suit's runs-only deadwood, the card part its
+    rank) of the suit's best throw but that of rank ``r`` in row ``r``, of any rank in the last row;
+    of no card, a key above any throw's."""
     keys = (_DISCARD_CHANGE.astype(np.int32) << _DEADWOOD_SHIFT) + _DISCARD_ORDER[:NUM_RANKS]
     keys[_DISCARD_CHANGE == NOT_HELD] = _NO_THROW_KEY
-    return keys.min(axis=1)
+    barred = np.vstack([np.eye(NUM_RANKS, dtype=bool), np.zeros(NUM_RANKS, dtype=bool)])
+    return np.where(barred[:, None, :], _NO_THROW_KEY, keys[None, :, :]).min(axis=2)
 
 
 _NO_THROW_KEY = np.int32(int(NOT_HELD) << _DEADWOOD_SHIFT)  # what best_discards reads as no card to throw
-_BEST_THROW = _best_throws()
+_LAST_KNOCKING_KEY = ((rules.KNOCK_LIMIT + 1) << _DEADWOOD_SHIFT) - 1  # the highest key of a throw one may knock after
+_BEST_THROW_BUT = _best_throws().reshape(-1)  # flat: row r (or NUM_RANKS: none barred) from r * _PATTERNS
+_BEST_THROW = _BEST_THROW_BUT[NUM_RANKS * _PATTERNS :]  # by pattern: the best throw of any rank
 
 # By rank pattern: the value of its cards.
 _PATTERN_VALUES = ((np.arange(_PATTERNS)[:, None] >> np.arange(NUM_RANKS)) & 1) @ _RANK_VALUES.astype(np.int64)
@@ -244,15 +251,37 @@ def _blockwise(
 
 def suit_patterns(masks: np.ndarray) -> list[np.ndarray]:
     """The rank pattern of each suit, clubs to spades."""
-    return [(masks >> (suit * NUM_RANKS)) & _SUIT for suit in range(NUM_SUITS)]
+    last = (NUM_SUITS - 1) * NUM_RANKS  # no card lies above the spades: their pattern needs no mask
+    return [(masks >> (suit * NUM_RANKS)) & _SUIT for suit in range(NUM_SUITS - 1)] + [masks >> last]
 
 
-def _set_choices(hands: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-    """``(rows, sets)`` for the hands holding some rank three or four times, a group of the same
-    kind at a time: ``sets`` (choices, rows) holds every way to take sets from ``hands[rows]`` (the
-    cards they take), taking none included. Choices come first so that the least over them is an
-    elementwise minimum of whole rows."""
-    clubs, diamonds, hearts, spades = suit_patterns(hands)
+def _set_multipliers(threes: int, fours: int) -> np.ndarray:
+    """(choices, threes + fours) int64: every way but none to take sets from a hand holding
+    ``threes`` ranks three times and ``fours`` four times, as the suits each rank gives its set (a
+    rank's bit times its entry is the set's cards, less the card of a three the hand lacks). Ranks
+    come threes first, each kind lowest first; the first varies fastest."""
+    three = [0, RANK_ACROSS_SUITS]
+    four = [0, RANK_ACROSS_SUITS] + [RANK_ACROSS_SUITS - (1 << (suit * NUM_RANKS)) for suit in range(NUM_SUITS)]
+    slots = [three] * threes + [four] * fours
+    return np.array([combination[::-1] for combination in product(*slots[::-1])][1:], dtype=np.int64)
+
+
+# By kind (the number of ranks held three times, plus four times that of ranks held four times).
+_SET_MULTIPLIERS = {
+    threes + 4 * fours: _set_multipliers(threes, fours)
+    for fours in range(MAX_CARDS // 4 + 1)
+    for threes in range((MAX_CARDS - 4 * fours) // 3 + 1)
+    if threes + fours
+}
+
+
+def _set_choices(hands: np.ndarray, patterns: list[np.ndarray]) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """``(rows, rest)`` for the hands (of ``suit_patterns`` ``patterns``) holding some rank three or
+    four times, a group of the same kind at a time: ``rest`` (choices, rows) holds the cards of
+    ``hands[rows]`` left by every way to take sets but taking none, whose answer is the runs-only
+    one the callers have already. Choices come first so that the least over them is an elementwise
+    minimum of whole rows."""
+    clubs, diamonds, hearts, spades = patterns
     black, red = clubs & diamonds, hearts & spades
     threes = (black & (hearts | spades)) | (red & (clubs | diamonds))
     rows = np.flatnonzero(threes)
@@ -261,29 +290,34 @@ def _set_choices(hands: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     fours = (black & red).take(rows)
     threes = threes.take(rows) & ~fours
     kinds = np.bitwise_count(threes) + (np.bitwise_count(fours) << 2)
-    for kind in np.unique(kinds):
-        members = np.flatnonzero(kinds == kind)
-        group = rows.take(members)
-        held = hands.take(group)
-        choices = np.zeros((1, len(group)), dtype=np.int64)
-        for ranks, size in ((threes.take(members), 3), (fours.take(members), 4)):
+    order = np.argsort(kinds, kind="stable")  # a radix sort of small numbers: the kinds one after another
+    rows, threes, fours = rows.take(order), threes.take(order), fours.take(order)
+    held = hands.take(rows)
+    stop = 0
+    for kind, count in enumerate(np.bincount(kinds).tolist()):
+        if not count:
+            continue
+        group = slice(stop, stop + count)
+        stop += count
+        multipliers = _SET_MULTIPLIERS[kind]
+        sets = np.zeros((len(multipliers), count), dtype=np.int64)
+        slot = 0
+        for ranks in (threes[group], fours[group]):  # used up here: each group's ranks are read once
             for _ in range(int(np.bitwise_count(ranks[0]))):
                 lowest = ranks & -ranks
-                ranks = ranks ^ lowest
-                cards = (lowest * RANK_ACROSS_SUITS) & held
-                options = [np.zeros_like(cards), cards]
-                if size == 4:  # a set of three leaves a card free for a run
-                    options += [cards ^ (lowest << (suit * NUM_RANKS)) for suit in range(NUM_SUITS)]
-                choices = (np.stack(options)[:, None, :] | choices[None, :, :]).reshape(-1, len(group))
-        yield group, choices
+                ranks ^= lowest
+                sets += multipliers[:, slot, None] * lowest
+                slot += 1
+        sets &= held[group]
+        yield rows[group], np.bitwise_xor(sets, held[group], out=sets)
 
 
 # ----------------------------------------------------------------------------- one block
 
 
-def _runs_deadwood(masks: np.ndarray) -> np.ndarray:
-    """The least deadwood of each mask with runs only (uint8)."""
-    total, *rest = (_RUN_DEADWOOD.take(pattern) for pattern in suit_patterns(masks))
+def _runs_deadwood(patterns: list[np.ndarray]) -> np.ndarray:
+    """The least deadwood with runs only of the masks whose ``suit_patterns`` are ``patterns`` (uint8)."""
+    total, *rest = (_RUN_DEADWOOD.take(pattern) for pattern in patterns)
     for suit in rest:
         total += suit
     return total
@@ -291,74 +325,102 @@ def _runs_deadwood(masks: np.ndarray) -> np.ndarray:
 
 def _least_deadwood(hands: np.ndarray) -> np.ndarray:
     """``deadwood`` of one block (uint8)."""
-    least = _runs_deadwood(hands)
-    for rows, sets in _set_choices(hands):
-        least[rows] = _runs_deadwood(hands.take(rows) & ~sets).min(axis=0)
+    patterns = suit_patterns(hands)
+    least = _runs_deadwood(patterns)
+    for rows, rest in _set_choices(hands, patterns):
+        with_sets = _runs_deadwood(suit_patterns(rest)).min(axis=0)
+        least[rows] = np.minimum(least.take(rows), with_sets, out=with_sets)
     return least
 
 
-def _runs_discard_deadwoods(masks: np.ndarray) -> np.ndarray:
-    """(*masks.shape, 52) int16: the runs-only deadwood of each mask less each card (``NOT_HELD``
-    or more for the cards it does not hold)."""
-    total = _runs_deadwood(masks).astype(np.int16)[..., None]
-    left = np.empty((*masks.shape, NUM_CARDS), dtype=np.int16)
-    for suit, pattern in enumerate(suit_patterns(masks)):
+def _runs_discard_deadwoods(patterns: list[np.ndarray]) -> np.ndarray:
+    """(*masks.shape, 52) int16: the runs-only deadwood of the masks whose ``suit_patterns`` are
+    ``patterns`` less each card (``NOT_HELD`` or more for the cards a mask does not hold)."""
+    total = _runs_deadwood(patterns).astype(np.int16)[..., None]
+    left = np.empty((*total.shape[:-1], NUM_CARDS), dtype=np.int16)
+    for suit, pattern in enumerate(patterns):
         np.add(_DISCARD_CHANGE.take(pattern, axis=0), total, out=left[..., suit * NUM_RANKS : (suit + 1) * NUM_RANKS])
     return left
 
 
 def _discard_block(hands: np.ndarray) -> np.ndarray:
     """``discard_deadwoods`` of one block."""
-    left = _runs_discard_deadwoods(hands)
-    for rows, sets in _set_choices(hands):
-        left[rows] = _runs_discard_deadwoods(hands.take(rows) & ~sets).min(axis=0)
+    patterns = suit_patterns(hands)
+    left = _runs_discard_deadwoods(patterns)
+    for rows, rest in _set_choices(hands, patterns):
+        with_sets = _runs_discard_deadwoods(suit_patterns(rest)).min(axis=0)
+        left[rows] = np.minimum(left.take(rows, axis=0), with_sets, out=with_sets)
     return np.minimum(left, NOT_HELD, out=left)
 
 
 def _least_discard_key(hands: np.ndarray, allowed: np.ndarray | None = None) -> np.ndarray:
     """``best_discards`` of one block, packed: deadwood above the discard order (``_DISCARD_ORDER``).
 
-    A hand that may throw any of its cards takes its suits' best throws from ``_BEST_THROW``, the
-    others a whole row of ``discard_deadwoods``."""
+    A hand barred from throwing none of its cards, or one, takes its suits' best throws from
+    ``_BEST_THROW_BUT``; the others a whole row of ``discard_deadwoods``."""
     keys = _least_throw_key(hands)
     if allowed is None:
         return keys
-    limited = np.flatnonzero(hands & ~allowed)
-    if limited.size:
-        left = _discard_block(hands.take(limited))
-        np.putmask(left, ~bits_to_bools(allowed.take(limited)), NOT_HELD)
-        keys[limited] = ((left.astype(np.int32) << _DEADWOOD_SHIFT) | _DISCARD_ORDER).min(axis=1)
+    barred = hands & ~allowed
+    limited = np.flatnonzero(barred)
+    if not limited.size:
+        return keys
+    barred = barred.take(limited)
+    single = (barred & (barred - 1)) == 0
+    one = limited[single]
+    if one.size:  # as after taking the face-up card, which may not go straight back
+        cards = np.bitwise_count(barred[single] - 1).astype(np.int64)  # a single bit's place: the bits below it
+        keys[one] = _least_throw_key(hands.take(one), cards)
+    many = limited[~single]
+    if many.size:
+        left = _discard_block(hands.take(many))
+        np.putmask(left, ~bits_to_bools(allowed.take(many)), NOT_HELD)
+        keys[many] = ((left.astype(np.int32) << _DEADWOOD_SHIFT) | _DISCARD_ORDER).min(axis=1)
     return keys
 
 
-def _least_throw_key(hands: np.ndarray) -> np.ndarray:
-    """The packed ``best_discards`` of each hand, free to throw any card.
+def _least_throw_key(hands: np.ndarray, barred: np.ndarray | None = None) -> np.ndarray:
+    """The packed ``best_discards`` of each hand, free to throw any card but ``barred`` (a card id
+    per hand, if given).
 
     A throw's key is the deadwood it leaves and its order; with runs only, that is the hand's
     deadwood plus the change its suit's table holds, so each suit's best throw is a lookup, and the
     hand's the least over its suits. With sets, the least over the choices of sets of the least
     over the cards they leave free (a choice's own cards are thrown under the other choices)."""
-    keys = _runs_throw_key(hands)
-    for rows, sets in _set_choices(hands):
-        keys[rows] = _runs_throw_key(hands.take(rows) & ~sets).min(axis=0)
+    starts = None
+    if barred is not None:
+        suit, rank = np.divmod(barred, NUM_RANKS)
+        starts = [np.where(suit == each, rank, NUM_RANKS) * _PATTERNS for each in range(NUM_SUITS)]
+    patterns = suit_patterns(hands)
+    keys = _runs_throw_key(patterns, starts)
+    for rows, rest in _set_choices(hands, patterns):
+        chosen = None if starts is None else [start.take(rows) for start in starts]
+        with_sets = _runs_throw_key(suit_patterns(rest), chosen).min(axis=0)
+        keys[rows] = np.minimum(keys.take(rows), with_sets, out=with_sets)
     return np.minimum(keys, _NO_THROW_KEY, out=keys)
 
 
-def _runs_throw_key(masks: np.ndarray) -> np.ndarray:
-    """The packed best throw of each mask with runs only (int32; ``_NO_THROW_KEY`` or more for none)."""
-    first, *rest = (_BEST_THROW.take(pattern) + suit * NUM_RANKS for suit, pattern in enumerate(suit_patterns(masks)))
-    for suit in rest:
-        np.minimum(first, suit, out=first)
-    first += _runs_deadwood(masks).astype(np.int32) << _DEADWOOD_SHIFT
+def _runs_throw_key(patterns: list[np.ndarray], starts: list[np.ndarray] | None = None) -> np.ndarray:
+    """The packed best throw with runs only of the masks whose ``suit_patterns`` are ``patterns``
+    (int32; ``_NO_THROW_KEY`` or more for none): each suit's from ``_BEST_THROW``, or if given from
+    the row of ``_BEST_THROW_BUT`` that ``starts`` holds for the suit."""
+    if starts is None:
+        throws = [_BEST_THROW.take(pattern) for pattern in patterns]
+    else:
+        throws = [_BEST_THROW_BUT.take(pattern + start) for pattern, start in zip(patterns, starts, strict=True)]
+    first, *rest = throws
+    for suit, throw in enumerate(rest, 1):
+        throw += suit * NUM_RANKS
+        np.minimum(first, throw, out=first)
+    first += _runs_deadwood(patterns).astype(np.int32) << _DEADWOOD_SHIFT
     return first
 
 
 def _knocking_block(hands: np.ndarray) -> np.ndarray:
     """``knocking_discards`` of one block."""
-    # A discard lowers the least deadwood by at most the card's value (as rules.knocking_discards
-    # reasons), so only hands within the highest value of the limit need a search per discard.
+    # Only hands whose best throw leaves deadwood within the limit need a search per discard.
     result = np.zeros(len(hands), dtype=np.int64)
-    rows = np.flatnonzero(_least_deadwood(hands) <= rules.KNOCK_LIMIT + _CARD_VALUES.max())
+    rows = np.flatnonzero(_least_throw_key(hands) <= _LAST_KNOCKING_KEY)
     if rows.size:
         result[rows] = bools_to_bits(_discard_block(hands.take(rows)) <= rules.KNOCK_LIMIT)
     return result
@@ -368,8 +430,11 @@ def _split_block(hands: np.ndarray) -> np.ndarray:
     """``runs_and_sets`` of one block: (n, 2), the run cards then the set cards."""
     split = np.zeros((len(hands), 2), dtype=np.int64)
     split[:, 0] = _run_cards(hands)
-    for rows, sets in _set_choices(hands):
-        split[rows] = _reference_choice(hands.take(rows), sets)
+    for rows, rest in _set_choices(hands, suit_patterns(hands)):
+        held = hands.take(rows)
+        left = _reference_choice(held, np.concatenate([held[None, :], rest]))  # first, the choice of no set
+        split[rows, 0] = _run_cards(left)
+        split[rows, 1] = held ^ left
     return split
 
 
@@ -379,20 +444,21 @@ def _run_cards(masks: np.ndarray) -> np.ndarray:
     return starts | (starts << 1) | (starts << 2)
 
 
-def _reference_choice(hands: np.ndarray, sets: np.ndarray) -> np.ndarray:
-    """(n, 2) the run cards and the set cards of the reference's arrangement, given every choice of
-    ``sets`` (a row each)."""
-    rest = hands & ~sets
-    least = _runs_deadwood(rest)
+def _reference_choice(hands: np.ndarray, rest: np.ndarray) -> np.ndarray:
+    """The cards the sets of the reference's arrangement leave of each of ``hands``, given those
+    every choice of sets leaves (``rest``, a row each)."""
+    patterns = suit_patterns(rest)
+    least = _runs_deadwood(patterns)
     chosen = least == least.min(axis=0)
-    set_keys = _set_keys(sets)
-    for suit, pattern in enumerate(suit_patterns(rest)):
+    set_keys = _set_keys(hands ^ rest)
+    for suit, pattern in enumerate(patterns):
         key = _RUN_KEY.take(pattern) + set_keys[suit]
-        key = np.where(chosen, key, np.iinfo(np.int64).max)
+        key[~chosen] = _NOT_CHOSEN
         chosen &= key == key.min(axis=0)
-    choice = chosen.argmax(axis=0)[None, :]
-    runs = np.take_along_axis(_run_cards(rest), choice, axis=0)[0]
-    return np.stack([runs, np.take_along_axis(sets, choice, axis=0)[0]], axis=1)
+    return rest[chosen.argmax(axis=0), np.arange(len(hands))]
+
+
+_NOT_CHOSEN = np.iinfo(np.int64).max  # a tie-break word above any choice's
 
 
 def _set_keys(sets: np.ndarray) -> list[np.ndarray | int]:
