@@ -393,7 +393,7 @@ class MonteCarloLookahead(EuchreLookahead):
 
     def __init__(
         self,
-        samples: Annotated[int, Between(2, MAX_SAMPLES)] = 32,
+        samples: Annotated[int, Between(2, MAX_SAMPLES)] = 256,
         rollout: str = "heuristic",
         seed: Annotated[int, Between(0, SEED_MAX)] = 0,
         confidence: Annotated[float, Between(0.0, 100.0)] = 1.0,

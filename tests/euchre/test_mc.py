@@ -148,7 +148,7 @@ def test_the_oracle_wins_more_points_than_heuristic_with_the_same_cards():
 def test_registry_lists_mc_and_marks_the_oracle_as_cheating():
     listed = {info.name: info for info in strategies.available("euchre")}
     assert listed["mc"].parameters == {
-        "samples": 32,
+        "samples": 256,
         "rollout": "heuristic",
         "seed": 0,
         "confidence": 1.0,
