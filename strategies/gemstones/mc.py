@@ -2,9 +2,10 @@
 
 ``mc`` deals the cards its seat has not seen many times over, plays every legal action out in each
 of those worlds on the fast engine (``strategies.montecarlo``) with a rollout policy (``heuristic``)
-after it, and keeps the action that does best on average: its coins at the end of the game minus
-its opponent's. Every decision with a choice is looked ahead: buying the third chain, which stones
-to chain from the offer and the trade area, the second play, the discard, the chain to sell.
+after it, and keeps the action that does best on average: what it has two turns later (coins, and
+chains at what they would sell for) minus what its opponent has. Every decision with a choice is
+looked ahead: buying the third chain, which stones to chain from the offer and the trade area, the
+second play, the discard, the chain to sell.
 ``oracle-mc`` runs the same lookahead in the one true world.
 
 **What a seat knows** (``sim.gemstones.observation``): its own hand in order, both players' chains,
@@ -18,7 +19,10 @@ leftovers reach the discard pile. Randomness is drawn per decision from ``decisi
 id, step)``, so a decision does not depend on which others share the batch.
 
 **The rollouts** start from each world at the decision (``sim.gemstones.fast.GameStates``), take the
-candidate with ``fast.apply`` and play on with the rollout policy in both seats (``fast.play_from``).
+candidate with ``fast.apply`` and play on with the rollout policy in both seats through the rest of
+the turn and ``horizon`` more (``fast.play_on``), where ``position_worth`` values each seat. Two
+turns were as strong as playing to the end at a third of the cost; an odd horizon, which stops just
+after the opponent's turn, much weaker (docs/gemstones.md).
 The rules rolled out are the defaults with the observed cost of the third chain (an observation
 does not say which other variants a game plays).
 
