@@ -90,3 +90,21 @@ def bools_to_bits(flags: np.ndarray) -> np.ndarray:
     octets = np.zeros((len(flags), 8), dtype=np.uint8)  # a little-endian int64 a row
     octets[:, : (flags.shape[1] + 7) // 8] = np.packbits(flags, axis=1, bitorder="little")
     return octets.view("<i8")[:, 0].astype(np.int64)
+
+
+_SELECT_WIDTHS = (32, 16, 8, 4, 2, 1)
+
+
+def nth_card(masks: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """(k,) int64 the id of the ``n``-th card (0 = the lowest id) of each of the (k,) int64 card
+    ``masks``; ``n`` must be below each mask's card count (bits 0 to 62 only)."""
+    masks = np.asarray(masks, dtype=np.int64)
+    rest = np.asarray(n, dtype=np.int64).copy()
+    position = np.zeros(len(masks), dtype=np.int64)
+    # Halve the window each step: skip its lower half when the card lies beyond that half's cards.
+    for width in _SELECT_WIDTHS:
+        below = np.bitwise_count((masks >> position) & ((1 << width) - 1)).astype(np.int64)
+        skip = rest >= below
+        rest -= below * skip
+        position += width * skip
+    return position

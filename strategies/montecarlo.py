@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 
 from sim.api import Strategy
-from sim.cards import NUM_CARDS
+from sim.cards import NUM_CARDS, nth_card
 
 CARD_IDS = np.arange(NUM_CARDS, dtype=np.int64)
 MAX_REDRAWS = 1000
@@ -200,12 +200,11 @@ def fill_slots(
         allowed = free[rows] & ~void[rows, column]
         count = np.bitwise_count(allowed).astype(np.int64)
         filled[rows[count == 0]] = False
-        pick = (uniform[rows, column] * count).astype(np.int64)
-        bits = (allowed[:, None] >> CARD_IDS) & 1
-        card = np.argmax(np.cumsum(bits, axis=1) > pick[:, None], axis=1)
         ok = count > 0
-        cards[rows[ok], column] = card[ok]
-        free[rows[ok]] &= ~np.left_shift(np.int64(1), card[ok])
+        rows, allowed = rows[ok], allowed[ok]
+        card = nth_card(allowed, (uniform[rows, column] * count[ok]).astype(np.int64))
+        cards[rows, column] = card
+        free[rows] &= ~np.left_shift(np.int64(1), card)
     return cards, filled
 
 
