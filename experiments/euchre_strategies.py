@@ -50,7 +50,8 @@ SWEEP = ("heuristic:threshold=5", "heuristic:threshold=5.5", "heuristic:threshol
 REPLAY_SPAN = 500  # deals per replay task
 # The lookahead by its full spec: a run is kept under a hash of its specs, so a change of mc's
 # defaults must not read back hands played with the old ones.
-MC, ORACLE = "mc:samples=256,rollout=heuristic,confidence=1.0,oversample=1", "oracle-mc"
+MC = "mc:samples=256,rollout=heuristic,team_rollout=heuristic:threshold=6,confidence=1.5,oversample=8"
+ORACLE = "oracle-mc"
 MC_SPAN = 250  # deals per lookahead task
 TIMING_HANDS = 60  # hands of mc against heuristic, timed decision by decision on the reference engine
 
@@ -212,6 +213,7 @@ def main() -> None:
     mc_games = measure(MC, HEURISTIC, args.mc_games, args.mc_seed, args.jobs, games=True)
     mc_won = mc_games.merged["strategies"][MC]
     mc_win = stats.wilson_interval(mc_won["wins"], mc_won["games"], CONFIDENCE)
+    mc_player = strategies.get("euchre", MC)
     times = head_to_head.decision_times("euchre", MC, HEURISTIC, (0, 2), args.mc_seed + 1, TIMING_HANDS)
     hands = measure(HEURISTIC, SIMPLE, args.deals, args.seed, args.jobs)
     baseline_on_simple = measure(BASELINE, SIMPLE, args.deals, args.seed, args.jobs)
@@ -299,12 +301,14 @@ New Euchre strategies should be measured against `{BASELINE}`, not only against 
 
 `mc` (strategies/euchre/mc.py) looks ahead at every decision: ordering up or passing, naming a suit
 in round two, the dealer's discard and each card. It deals the cards its seat has not seen
-{strategies.get("euchre", MC).worlds_per_decision} times, consistently with what it saw (its hand, the upcard and who took
-it, the bids, the cards played and the voids a failure to follow reveals), plays each legal action out
-in every world on the fast engine with `heuristic` after it, and takes the action with the most
-points for its team minus the other team's, when it beats heuristic's own choice by a standard error
-of the paired gain (`confidence=1`; 0 and 2 did worse in a first look at other deals).
-`oracle-mc` (cheats: it sees every hand) runs the same lookahead in the true world.
+{mc_player.worlds_per_decision * mc_player.oversample:,} times, consistently with what it saw (its hand, the upcard and who took it, the bids,
+the cards played and the voids a failure to follow reveals), keeps the {mc_player.worlds_per_decision} worlds in which heuristic would
+have bid and played as the other seats did, or came closest (inference, `oversample={mc_player.oversample}`), plays each
+legal action out in every kept world on the fast engine (the other partnership playing `heuristic`
+after it, its own `heuristic:threshold=6`: see below), and takes the action with the most points for
+its team minus the other team's, when it beats heuristic's own choice by {mc_player.confidence} standard errors of
+the paired gain (`confidence={mc_player.confidence}`). `oracle-mc` (cheats: it sees every hand) runs the same
+lookahead in the true world.
 
 Both against `heuristic` on the first {args.mc_deals:,} deals of seed {args.mc_seed} (fresh: not the deals the
 settings were chosen on), each deal played twice with the partnerships swapped, the partnerships'
@@ -318,18 +322,35 @@ points per hand counted once per hand; {CONFIDENCE:.0%} intervals over deals:
 mc closes **{gap.estimate:.1%}** of the heuristic-to-oracle gap ({CONFIDENCE:.0%} delta-method interval
 [{gap.low:.1%}, {gap.high:.1%}], paired over the same deals): {"at least half, the goal" if gap.estimate >= 0.5 else "short of the goal of half"}. Most of the
 oracle's edge is knowing the cards when trump is made: in a first look (seed 777, 1,000 deals, each
-phase looked ahead alone, heuristic deciding the rest) the oracle gained +0.81 points per hand from
-making trump and +0.33 from the tricks, mc +0.24 and +0.11. Inference from the bidding and play
-(`mc:oversample=4`: keep the worlds where heuristic would have bid and played as the others did)
-gained nothing there (+0.376 against +0.375) at 2.6 times the cost: heuristic opponents pass most
-hands whatever they hold, so their passes say little. More worlds help up to a point: on 2,000 deals
-of seed 777, 32 worlds +0.350, 256 +0.405, 512 +0.398 points per hand against heuristic (±0.017 each,
-one standard error; the oracle +0.946 there), so the default is 256 (it was 32, which closed 38.5% of
-the gap on these fresh deals). Looked ahead alone in round two of the making with 256 worlds, mc
-gains +0.18 against +0.16 with 32; in round one +0.13 against +0.12; in the tricks, 128 worlds +0.14
-against +0.11. Acting on the estimate alone (`confidence=0`) did worse even with 128 worlds (+0.352
-against +0.385): the rollouts' heuristic play is a model of the other seats and of mc's own later
-choices, and a small estimated gain is as often that model's error.
+phase looked ahead alone, heuristic deciding the rest, 32 worlds) the oracle gained +0.81 points per
+hand from making trump and +0.33 from the tricks, mc +0.24 and +0.11.
+
+How the defaults were chosen, always against heuristic with both seatings, on deals not used above
+(± one standard error of the paired difference):
+
+- **Worlds**: on 2,000 deals of seed 777, 32 worlds +0.350, 256 +0.405, 512 +0.398 points per hand
+  (±0.017 each; the oracle +0.946 there): 256 kept.
+- **Confidence**: on 1,000 deals of seed 777 with 256 worlds, against `confidence=1` (+0.413): 0.25
+  −0.030, 0.5 −0.012, 1.5 +0.018, 2 +0.018, 3 −0.009, 4 −0.024 (±0.011 to 0.022): 1.5. Acting on
+  the estimate alone (`confidence=0`) did worse at every world count tried: the rollouts' heuristic
+  play is a model of the other seats and of mc's own later choices, and a small estimated gain is
+  as often that model's error.
+- **Inference**: on 2,000 deals of seed 778 (oracle +0.941), the previous defaults (256 worlds,
+  `confidence=1`, no inference) +0.412; `confidence=1.5` +0.420; with inference from 4 times as
+  many worlds +0.451, from 8 times +0.456, **+0.044 ± 0.012** over the previous defaults;
+  `oversample=16` did no better than 4 on seed 777. With 32 worlds the same inference had gained
+  nothing (+0.376 against +0.375): there are too few worlds to keep only the likely ones. Replaying
+  the drawn worlds to the decision costs about three times the time of a decision without it.
+- **Its own side in the rollouts**: after the decision, the rollouts play the other partnership as
+  what it is (heuristic) and mc's own partnership, whose later decisions are a lookahead's and call
+  trump more boldly, as `heuristic:threshold=6` (`team_rollout`). Against the same settings with
+  heuristic for every seat: +0.008 ± 0.009 on seed 778, **+0.016 ± 0.010** on 2,000 deals of seed
+  779 (+0.466 against +0.450; oracle +0.960); threshold 5 did worse (−0.014 ± 0.011, seed 778).
+  The oracle is the same with it or without (+0.939 against +0.941, seed 778).
+- Tried and not kept: 512 worlds on seed 778, +0.457 with inference (256: +0.456) and +0.422
+  without it at `confidence=2` (256 at 1.5: +0.420); `confidence=1` with inference, +0.443 against +0.456 (seed 778) and, with the team
+  rollouts, +0.440 against +0.466 (seed 779); `heuristic:threshold=6` as the rollout policy of every
+  seat, worse (+0.351 against +0.375 with 32 worlds).
 
 Whole games to 10 points, {args.mc_games:,} games of seed {args.mc_seed} each played twice with the
 partnerships swapped (fast engine, through the tournament runner): mc's team won {mc_won['wins']:,} of

@@ -19,17 +19,22 @@ its voids or its empty hand show it has not, in which case the upcard was its di
 (a dealer throws away its least useful card, rarely the trump it just picked up), always consistent
 with what was seen.
 
-**Inference** (``oversample`` > 1, off by default): draw ``oversample`` times as many worlds, replay
-each to the decision (``ScriptChecker``) and keep those in which the rollout policy would have made
-the fewest of the other seats' past bids and plays. Against heuristic opponents it gained nothing
-measurable over plain sampling (docs/euchre-strategies.md) at several times the cost.
+**Inference** (``oversample``, 8 by default): draw ``oversample`` times as many worlds, replay each
+to the decision (``ScriptChecker``) and keep those in which the rollout policy would have made the
+fewest of the other seats' past bids and plays: a heuristic opponent's cards show in how it bids
+and plays, a uniform draw ignores that. With 256 worlds kept it gains about 0.04 points a hand
+against heuristic opponents (docs/euchre-strategies.md); with 32 it gained nothing measurable.
 
 **The rollouts.** The fast engine plays whole hands from a deal. A world becomes a deal (every seat's
 five cards at its pack positions, the upcard and the undealt cards) and a *script*: the actions of
 the hand so far, in ``SCRIPT_STEPS`` fixed places (``script_step``) with the discard filled in. One
-wrapper plays every seat: the script before the decision, the candidate at it, the rollout policy
-after it. Rollout hands are numbered ``4 * index + dealer``, so each keeps its dealer and the wrapper
-finds its script by number, whatever rows the engine asks about.
+wrapper plays every seat: the script before the decision, the candidate at it, and after it the
+rollout policy (``rollout``) for the other partnership and ``team_rollout`` for the seat's own. The
+other seats are modelled as heuristic players; the seat's own later decisions and its partner's are
+a lookahead's, which calls trump more boldly than heuristic, so by default they are modelled as
+heuristic ordering up at 6 instead of 7.5 (a small gain, measured in docs/euchre-strategies.md).
+Rollout hands are numbered ``4 * index + dealer``, so each keeps its dealer and the wrapper finds its
+script by number, whatever rows the engine asks about.
 
 **The oracle hook** (``strategies.montecarlo.Truth``): the code running an evaluation makes
 ``truth_of(deals, round_ids)``, plays every seat with the strategies its ``watch`` returns (a deal
@@ -49,6 +54,7 @@ from sim.cards import bits_to_bools
 from sim.euchre import fast, rules
 from sim.euchre.observation import NONE, NUM_ACTIONS, Observation, Phase
 from strategies import SEED_MAX, Between, Strategy, register
+from strategies.euchre.heuristic import same_team
 from strategies.montecarlo import (
     CARD_IDS,
     NOT_YET,
@@ -83,6 +89,7 @@ SLOT_OWNER_DISCARD = -1  # a slot column's owner before it is known which seat d
 ROLLOUT_BATCH = 4096  # hands per fast-engine call: memory stays flat however many decisions share a batch
 MAX_SAMPLES = 100_000
 MAX_OVERSAMPLE = 1_000
+TEAM_ROLLOUT = "heuristic:threshold=6"  # the lookahead's own later decisions: bolder bids than heuristic's
 _PACK = np.int64(rules.PACK_MASK)
 _NOT_IN_PACK_OWNER = np.array([0 if card in rules.NEW_PACK else NOT_IN_PACK for card in range(52)], dtype=np.int16)
 _EFFECTIVE_SUIT = rules.EFFECTIVE_SUIT.astype(np.int64)
@@ -264,28 +271,45 @@ def build_worlds(known: Knowledge, slot_cards: np.ndarray) -> Worlds:
 
 class ScriptedRollout:
     """Plays every seat of rollout hands numbered ``4 * index + dealer``: hand ``index``'s script before
-    its decision step, the candidate at it, the rollout policy after it."""
+    its decision step, the candidate at it, and after it ``team_policy`` for the deciding ``seat``'s
+    partnership and ``policy`` for the other."""
 
     name = "mc rollout"
 
-    def __init__(self, scripts: np.ndarray, decision_step: np.ndarray, candidate: np.ndarray, policy: Strategy):
+    def __init__(
+        self,
+        scripts: np.ndarray,
+        decision_step: np.ndarray,
+        candidate: np.ndarray,
+        seat: np.ndarray,
+        policy: Strategy,
+        team_policy: Strategy,
+    ):
         self.scripts = scripts
         self.decision_step = decision_step
         self.candidate = candidate
+        self.seat = seat
         self.policy = policy
+        self.team_policy = team_policy
 
     def choose(self, observation: Observation) -> np.ndarray:
         index = observation.round_id // SEATS
         step = script_step(observation)
         decision_step = self.decision_step.take(index)
         after = step > decision_step
-        if after.all():
+        if self.team_policy is self.policy:
+            groups = [(self.policy, after)]
+        else:
+            ours = same_team(observation.seat.astype(np.int64), self.seat.take(index))
+            groups = [(self.policy, after & ~ours), (self.team_policy, after & ours)]
+        if after.all() and len(groups) == 1:
             return self.policy.choose(observation)
         scripted = self.scripts[index, np.minimum(step, SCRIPT_STEPS - 1)]
         chosen = np.where(step < decision_step, scripted, self.candidate.take(index)).astype(np.int64)
-        if after.any():
-            later = np.flatnonzero(after)
-            chosen[later] = self.policy.choose(observation.take(later))
+        for policy, playing in groups:
+            rows = np.flatnonzero(playing)
+            if rows.size:
+                chosen[rows] = policy.choose(observation.take(rows))
         return chosen
 
 
@@ -350,8 +374,9 @@ def policy_mismatches(
 class EuchreLookahead(MonteCarlo):
     """The Euchre side of the lookahead; subclasses say which worlds to play in."""
 
-    def __init__(self, rollout: str) -> None:
+    def __init__(self, rollout: str, team_rollout: str) -> None:
         self.policy = strategies.get("euchre", rollout)
+        self.team_policy = self.policy if team_rollout == rollout else strategies.get("euchre", team_rollout)
 
     @abstractmethod
     def worlds(self, observation: Observation) -> Worlds:
@@ -380,7 +405,9 @@ class EuchreLookahead(MonteCarlo):
         for start in range(0, len(decision), ROLLOUT_BATCH):
             batch = slice(start, start + ROLLOUT_BATCH)
             size = len(deals[batch])
-            player = ScriptedRollout(scripts[batch], step[batch], rollouts.candidate[batch], self.policy)
+            player = ScriptedRollout(
+                scripts[batch], step[batch], rollouts.candidate[batch], seat[batch], self.policy, self.team_policy
+            )
             hand_ids = SEATS * np.arange(size, dtype=np.int64) + dealer[batch]
             points[batch] = fast.play_rounds(deals[batch], [player] * SEATS, hand_ids, scores[batch]).points
         rows = np.arange(len(points))
@@ -395,11 +422,12 @@ class MonteCarloLookahead(EuchreLookahead):
         self,
         samples: Annotated[int, Between(2, MAX_SAMPLES)] = 256,
         rollout: str = "heuristic",
+        team_rollout: str = TEAM_ROLLOUT,
         seed: Annotated[int, Between(0, SEED_MAX)] = 0,
-        confidence: Annotated[float, Between(0.0, 100.0)] = 1.0,
-        oversample: Annotated[int, Between(1, MAX_OVERSAMPLE)] = 1,
+        confidence: Annotated[float, Between(0.0, 100.0)] = 1.5,
+        oversample: Annotated[int, Between(1, MAX_OVERSAMPLE)] = 8,
     ) -> None:
-        super().__init__(rollout)
+        super().__init__(rollout, team_rollout)
         self.worlds_per_decision = samples
         self.seed = seed
         self.confidence = confidence
@@ -434,8 +462,8 @@ class OracleLookahead(Cheater, EuchreLookahead):
 
     worlds_per_decision = 1  # the true world is the only one, and rollouts in it are deterministic
 
-    def __init__(self, rollout: str = "heuristic") -> None:
-        super().__init__(rollout)
+    def __init__(self, rollout: str = "heuristic", team_rollout: str = TEAM_ROLLOUT) -> None:
+        super().__init__(rollout, team_rollout)
 
     def worlds(self, observation: Observation) -> Worlds:
         truth: ActionTruth = self.bound_truth()

@@ -9,10 +9,12 @@ from sim.crosscheck import crosscheck
 from sim.euchre import fast
 from sim.euchre.engine import Hand
 from sim.euchre.game import PACKS, new_state
-from sim.euchre.observation import NONE, Observation
+from sim.euchre.observation import NONE, PASS, Observation
 from strategies.euchre.mc import (
+    SCRIPT_STEPS,
     UNDEALT,
     UNDEALT_OWNER,
+    ScriptedRollout,
     Worlds,
     build_worlds,
     policy_mismatches,
@@ -150,10 +152,46 @@ def test_registry_lists_mc_and_marks_the_oracle_as_cheating():
     assert listed["mc"].parameters == {
         "samples": 256,
         "rollout": "heuristic",
+        "team_rollout": "heuristic:threshold=6",
         "seed": 0,
-        "confidence": 1.0,
-        "oversample": 1,
+        "confidence": 1.5,
+        "oversample": 8,
     }
     assert strategies.info("euchre", "best").name == "mc"
     assert listed["oracle-mc"].cheating and listed["oracle-mc"].description.startswith("CHEATS:")
     assert not listed["mc"].cheating
+
+
+class Recording:
+    """A strategy that records the seats it is asked to play, and plays heuristic."""
+
+    name = "recording"
+
+    def __init__(self):
+        self.heuristic = strategies.get("euchre", "heuristic")
+        self.seats = []
+        self.round_ids = []
+
+    def choose(self, observation):
+        self.seats.extend(observation.seat.tolist())
+        self.round_ids.extend(observation.round_id.tolist())
+        return self.heuristic.choose(observation)
+
+
+def test_rollouts_play_the_deciding_partnership_with_the_team_policy_and_the_other_with_the_rollout_policy():
+    """After the decision (here each hand's first bid, by the seat left of the dealer), the deciding
+    seat's partnership is played by team_policy and the other by policy, never the other way round."""
+    count = 64
+    deals = PACKS.deals(5, 0, count)
+    dealers = np.arange(count) % 4
+    scripts = np.full((count, SCRIPT_STEPS), NONE, dtype=np.int8)
+    deciders = (dealers + 1) % 4
+    policy, team_policy = Recording(), Recording()
+    rollout = ScriptedRollout(
+        scripts, np.zeros(count, dtype=np.int64), np.full(count, PASS), deciders, policy, team_policy
+    )
+    fast.play_rounds(deals, [rollout] * 4, 4 * np.arange(count) + dealers)
+    for recorder, ours in ((team_policy, True), (policy, False)):
+        assert recorder.seats
+        decider = deciders[np.array(recorder.round_ids) // 4]
+        assert np.all((((np.array(recorder.seats) ^ decider) & 1) == 0) == ours)
