@@ -21,6 +21,9 @@ M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3
 HEAP_ALLOCATION_LIMIT = 32 << 20
 # Setting any of these (what glibc's mallopt calls them, as environment variables) pins the others.
 PINNING_VARIABLES = ("MALLOC_TRIM_THRESHOLD_", "MALLOC_MMAP_THRESHOLD_", "MALLOC_TOP_PAD_", "MALLOC_MMAP_MAX_")
+# loky's warning when a worker exits cleanly (idle for its timeout, 300 s) just as new work arrives:
+# it starts another worker, and nothing is lost. A crashed worker is an error, never this warning.
+WORKER_REPLACED = r"A worker stopped while some jobs were given to the executor"
 
 
 def usable_cores() -> int:
@@ -45,7 +48,12 @@ def local_workers(jobs: int) -> AbstractContextManager[Any]:
     terminal sends Ctrl-C to the whole process group; the parent alone answers it (joblib stops the
     workers, the command says what was kept), where a worker caught between two tasks would print a
     traceback of its own.
+
+    It also silences, for the whole process, loky's warning that it replaced a worker which stopped
+    cleanly: a run started about five minutes after the last (a notebook, a test suite) can meet a
+    worker leaving at its idle timeout, and loky warns from its own thread, outside any context.
     """
+    warnings.filterwarnings("ignore", message=WORKER_REPLACED, category=UserWarning)
     return parallel_config(backend="loky", n_jobs=jobs, initializer=_start_local_worker)
 
 
