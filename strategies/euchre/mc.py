@@ -297,13 +297,14 @@ class ScriptedRollout:
         step = script_step(observation)
         decision_step = self.decision_step.take(index)
         after = step > decision_step
-        if self.team_policy is self.policy:
+        one_policy = self.team_policy is self.policy
+        if one_policy and after.all():
+            return self.policy.choose(observation)
+        if one_policy:
             groups = [(self.policy, after)]
         else:
             ours = same_team(observation.seat.astype(np.int64), self.seat.take(index))
             groups = [(self.policy, after & ~ours), (self.team_policy, after & ours)]
-        if after.all() and len(groups) == 1:
-            return self.policy.choose(observation)
         scripted = self.scripts[index, np.minimum(step, SCRIPT_STEPS - 1)]
         chosen = np.where(step < decision_step, scripted, self.candidate.take(index)).astype(np.int64)
         for policy, playing in groups:
