@@ -347,7 +347,18 @@ How the defaults were chosen, always against heuristic with both seatings, on de
   heuristic for every seat: +0.008 ± 0.009 on seed 778, **+0.016 ± 0.010** on 2,000 deals of seed
   779 (+0.466 against +0.450; oracle +0.960); threshold 5 did worse (−0.014 ± 0.011, seed 778).
   The oracle is the same with it or without (+0.939 against +0.941, seed 778).
-- Tried and not kept: 512 worlds on seed 778, +0.457 with inference (256: +0.456) and +0.422
+- **Whose actions inference judges**: mc's partner is a lookahead too, so its bids are judged by the
+  rollouts' model of it (`team_rollout`) and its cards not at all (a lookahead's plays follow no
+  policy here). Against judging every other seat by heuristic, as before: +0.006 ± 0.009 on seed
+  778 (+0.470 against +0.464) and +0.002 ± 0.009 on seed 779 (+0.468 against +0.466), small but
+  the model is the right one; judging the partner's cards by `team_rollout` too, −0.001 ± 0.005,
+  and not judging the partner at all, −0.016 ± 0.010 (seed 778).
+- Tried and not kept (seed 778, against the settings above unless said): keeping only the worlds
+  with the fewest mismatches, repeated to fill 256 when fewer than 64 (from the second trick on,
+  the median decision finds only 20–50 of its 2,048 drawn worlds without a mismatch), −0.008 ±
+  0.006; bolder making, a bonus of 0.2 points to ordering up in the rollouts' values, −0.004 ±
+  0.011; falling back on `heuristic:threshold=6`'s choice instead of heuristic's when no action is
+  clearly better, −0.003 ± 0.006; 512 worlds on seed 778, +0.457 with inference (256: +0.456) and +0.422
   without it at `confidence=2` (256 at 1.5: +0.420); `confidence=1` with inference, +0.443 against +0.456 (seed 778) and, with the team
   rollouts, +0.440 against +0.466 (seed 779); `heuristic:threshold=6` as the rollout policy of every
   seat, worse (+0.351 against +0.375 with 32 worlds).

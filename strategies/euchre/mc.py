@@ -20,10 +20,12 @@ its voids or its empty hand show it has not, in which case the upcard was its di
 with what was seen.
 
 **Inference** (``oversample``, 8 by default): draw ``oversample`` times as many worlds, replay each
-to the decision (``ScriptChecker``) and keep those in which the rollout policy would have made the
-fewest of the other seats' past bids and plays: a heuristic opponent's cards show in how it bids
-and plays, a uniform draw ignores that. With 256 worlds kept it gains about 0.04 points a hand
-against heuristic opponents (docs/euchre-strategies.md); with 32 it gained nothing measurable.
+to the decision (``ScriptChecker``) and keep those in which the models of the other seats would
+have made the most of their past actions: the other partnership's bids and cards by the rollout
+policy, the partner's bids by ``team_rollout`` (its cards are a lookahead's, which neither models,
+so they are not judged). A heuristic opponent's cards show in how it bids and plays, a uniform draw
+ignores that. With 256 worlds kept it gains about 0.04 points a hand against heuristic opponents
+(docs/euchre-strategies.md); with 32 it gained nothing measurable.
 
 **The rollouts.** The fast engine plays whole hands from a deal. A world becomes a deal (every seat's
 five cards at its pack positions, the upcard and the undealt cards) and a *script*: the actions of
@@ -316,16 +318,21 @@ class ScriptedRollout:
 
 class ScriptChecker:
     """Replays rollout hands (numbered as for ``ScriptedRollout``) to their decision step and counts,
-    per hand, the actions of the other seats the rollout policy would not have taken in that world;
-    after the decision step it plays each seat's lowest legal action, the quickest way to the end."""
+    per hand, the other seats' actions their models would not have taken in that world: the other
+    partnership's bids and cards by ``policy``, the partner's bids by ``team_policy`` (its cards are a
+    lookahead's, which neither models, so they are not judged); after the decision step it plays each
+    seat's lowest legal action, the quickest way to the end."""
 
     name = "mc inference"
 
-    def __init__(self, scripts: np.ndarray, decision_step: np.ndarray, seat: np.ndarray, policy: Strategy):
+    def __init__(
+        self, scripts: np.ndarray, decision_step: np.ndarray, seat: np.ndarray, policy: Strategy, team_policy: Strategy
+    ):
         self.scripts = scripts
         self.decision_step = decision_step
         self.seat = seat
         self.policy = policy
+        self.team_policy = team_policy
         self.mismatches = np.zeros(len(scripts), dtype=np.int64)
 
     def choose(self, observation: Observation) -> np.ndarray:
@@ -337,11 +344,17 @@ class ScriptChecker:
             return lowest
         scripted = self.scripts[index, np.minimum(step, SCRIPT_STEPS - 1)]
         chosen = np.where(before, scripted, lowest).astype(np.int64)
+        mover, decider = observation.seat.astype(np.int64), self.seat.take(index)
+        partner = same_team(mover, decider) & (mover != decider)
         # A dealer's discard is not judged: it was drawn among the cards we have not seen.
-        judged = np.flatnonzero(before & (observation.seat != self.seat.take(index)) & (step != DISCARD_STEP))
-        if judged.size:
-            wanted = np.asarray(self.policy.choose(observation.take(judged)))
-            np.add.at(self.mismatches, index.take(judged), wanted != chosen.take(judged))
+        judged = before & (mover != decider) & (step != DISCARD_STEP)
+        for policy, rows in (
+            (self.policy, np.flatnonzero(judged & ~partner)),
+            (self.team_policy, np.flatnonzero(judged & partner & (step < BIDS))),
+        ):
+            if rows.size:
+                wanted = np.asarray(policy.choose(observation.take(rows)))
+                np.add.at(self.mismatches, index.take(rows), wanted != chosen.take(rows))
         return chosen
 
 
@@ -352,9 +365,10 @@ def policy_mismatches(
     dealer: np.ndarray,
     scores: np.ndarray,
     policy: Strategy,
+    team_policy: Strategy,
 ) -> np.ndarray:
-    """(d, w) how many of the other seats' actions before each decision ``policy`` would not have taken
-    in each world."""
+    """(d, w) how many of the other seats' actions before each decision their models (``ScriptChecker``)
+    would not have taken in each world."""
     decisions, samples = worlds.deals.shape[:2]
     count = decisions * samples
     deals = worlds.deals.reshape(count, rules.PACK_SIZE)
@@ -365,7 +379,7 @@ def policy_mismatches(
     for start in range(0, count, ROLLOUT_BATCH):
         batch = slice(start, start + ROLLOUT_BATCH)
         size = len(deals[batch])
-        checker = ScriptChecker(scripts[batch], steps[batch], seats[batch], policy)
+        checker = ScriptChecker(scripts[batch], steps[batch], seats[batch], policy, team_policy)
         hand_ids = SEATS * np.arange(size, dtype=np.int64) + dealers[batch]
         fast.play_rounds(deals[batch], [checker] * SEATS, hand_ids, all_scores[batch])
         mismatches[batch] = checker.mismatches
@@ -444,7 +458,7 @@ class MonteCarloLookahead(EuchreLookahead):
         if self.oversample == 1:
             return worlds
         seat, dealer = observation.seat.astype(np.int64), observation.dealer.astype(np.int64)
-        mismatches = policy_mismatches(worlds, step, seat, dealer, observation.scores, self.policy)
+        mismatches = policy_mismatches(worlds, step, seat, dealer, observation.scores, self.policy, self.team_policy)
         kept = likeliest_worlds(mismatches, self.worlds_per_decision)
         return Worlds(
             np.take_along_axis(worlds.deals, kept[:, :, None], axis=1),

@@ -9,11 +9,13 @@ from sim.crosscheck import crosscheck
 from sim.euchre import fast
 from sim.euchre.engine import Hand
 from sim.euchre.game import PACKS, new_state
-from sim.euchre.observation import NONE, PASS, Observation
+from sim.euchre.observation import NONE, PASS, Observation, Phase
 from strategies.euchre.mc import (
+    FIRST_CARD_STEP,
     SCRIPT_STEPS,
     UNDEALT,
     UNDEALT_OWNER,
+    ScriptChecker,
     ScriptedRollout,
     Worlds,
     build_worlds,
@@ -99,11 +101,11 @@ def test_inference_tells_worlds_apart_and_finds_no_fault_with_the_true_one():
         step, seat = script_step(observation), observation.seat.astype(np.int64)
         dealer, scores = observation.dealer.astype(np.int64), observation.scores
         true_world = Worlds(deals[[round_id]][:, None], truth.actions[[round_id]][:, None])
-        assert policy_mismatches(true_world, step, seat, dealer, scores, heuristic).tolist() == [[0]]
+        assert policy_mismatches(true_world, step, seat, dealer, scores, heuristic, heuristic).tolist() == [[0]]
         known = what_is_known(observation)
         rng = decision_rng(0, round_id)
         sampled = build_worlds(known, draw_slot_cards(known.unseen, known.slot_void, known.is_slot, [rng], 32))
-        assert policy_mismatches(sampled, step, seat, dealer, scores, heuristic).max() > 0
+        assert policy_mismatches(sampled, step, seat, dealer, scores, heuristic, heuristic).max() > 0
 
 
 def test_mc_plays_the_same_in_both_engines_and_whatever_the_batch():
@@ -171,10 +173,12 @@ class Recording:
         self.heuristic = strategies.get("euchre", "heuristic")
         self.seats = []
         self.round_ids = []
+        self.phases = []
 
     def choose(self, observation):
         self.seats.extend(observation.seat.tolist())
         self.round_ids.extend(observation.round_id.tolist())
+        self.phases.extend(observation.phase.tolist())
         return self.heuristic.choose(observation)
 
 
@@ -195,3 +199,26 @@ def test_rollouts_play_the_deciding_partnership_with_the_team_policy_and_the_oth
         assert recorder.seats
         decider = deciders[np.array(recorder.round_ids) // 4]
         assert np.all((((np.array(recorder.seats) ^ decider) & 1) == 0) == ours)
+
+
+def test_inference_judges_the_other_side_by_policy_and_only_the_partners_bids_by_team_policy():
+    """Replaying true hands to the middle of the third trick, the other partnership's bids and cards
+    are judged by policy, the partner's bids by team_policy, and its cards (a lookahead's) not at all."""
+    count = 64
+    deals = PACKS.deals(12, 0, count)
+    heuristic = strategies.get("euchre", "heuristic")
+    truth = truth_of(deals, np.arange(count))
+    fast.play_rounds(deals, truth.watch([heuristic] * 4), np.arange(count))
+    dealers = np.arange(count) % 4
+    deciders = (dealers + 2) % 4
+    policy, team_policy = Recording(), Recording()
+    checker = ScriptChecker(truth.actions, np.full(count, FIRST_CARD_STEP + 10), deciders, policy, team_policy)
+    fast.play_rounds(deals, [checker] * 4, 4 * np.arange(count) + dealers)
+    assert checker.mismatches.tolist() == [0] * count  # heuristic played every seat, as both models
+    partner = (deciders + 2) % 4
+    seats, hands = np.array(policy.seats), np.array(policy.round_ids) // 4
+    assert np.all((seats ^ deciders[hands]) & 1 == 1)
+    assert {Phase.MAKING, Phase.PLAYING} <= set(policy.phases)
+    seats, hands = np.array(team_policy.seats), np.array(team_policy.round_ids) // 4
+    assert len(seats) and np.array_equal(seats, partner[hands])
+    assert set(team_policy.phases) == {Phase.MAKING}
