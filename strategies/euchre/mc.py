@@ -32,7 +32,7 @@ five cards at its pack positions, the upcard and the undealt cards) and a *scrip
 the hand so far, in ``SCRIPT_STEPS`` fixed places (``script_step``) with the discard filled in. One
 wrapper plays every seat: the script before the decision, the candidate at it, and after it the
 rollout policy (``rollout``) for the other partnership and ``team_rollout`` for the seat's own. The
-other seats are modelled as heuristic players; the seat's own later decisions and its partner's are
+other partnership is modelled as heuristic players; the seat's own later decisions and its partner's are
 a lookahead's, which calls trump more boldly than heuristic, so by default they are modelled as
 heuristic ordering up at 6 instead of 7.5 (a small gain, measured in docs/euchre-strategies.md).
 Rollout hands are numbered ``4 * index + dealer``, so each keeps its dealer and the wrapper finds its
@@ -345,9 +345,9 @@ class ScriptChecker:
         scripted = self.scripts[index, np.minimum(step, SCRIPT_STEPS - 1)]
         chosen = np.where(before, scripted, lowest).astype(np.int64)
         mover, decider = observation.seat.astype(np.int64), self.seat.take(index)
-        partner = same_team(mover, decider) & (mover != decider)
         # A dealer's discard is not judged: it was drawn among the cards we have not seen.
         judged = before & (mover != decider) & (step != DISCARD_STEP)
+        partner = same_team(mover, decider)  # of the judged seats, the decider's partner
         for policy, rows in (
             (self.policy, np.flatnonzero(judged & ~partner)),
             (self.team_policy, np.flatnonzero(judged & partner & (step < BIDS))),
