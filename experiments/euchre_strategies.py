@@ -304,7 +304,8 @@ in round two, the dealer's discard and each card. It deals the cards its seat ha
 {mc_player.worlds_per_decision * mc_player.oversample:,} times, consistently with what it saw (its hand, the upcard and who took it, the bids,
 the cards played and the voids a failure to follow reveals), keeps the {mc_player.worlds_per_decision} worlds in which the other
 seats would have bid and played as they did, or came closest (inference, `oversample={mc_player.oversample}`: the other
-partnership modelled as heuristic, the partner's bids as `heuristic:threshold=6`), plays each
+partnership modelled as heuristic, the partner's bids as `heuristic:threshold=6`; the other
+partnership's actions count first, the partner's bids only break ties), plays each
 legal action out in every kept world on the fast engine (the other partnership playing `heuristic`
 after it, its own `heuristic:threshold=6`: see below), and takes the action with the most points for
 its team minus the other team's, when it beats heuristic's own choice by {mc_player.confidence} standard errors of
@@ -324,8 +325,9 @@ mc closes **{gap.estimate:.1%}** of the heuristic-to-oracle gap ({CONFIDENCE:.0%
 [{gap.low:.1%}, {gap.high:.1%}], paired over the same deals): {"at least half, the goal" if gap.estimate >= 0.5 else "short of the goal of half"}. Most of the
 oracle's edge is knowing the cards when trump is made: in a first look (seed 777, 1,000 deals, each
 phase looked ahead alone, heuristic deciding the rest, 32 worlds) the oracle gained +0.81 points per
-hand from making trump and +0.33 from the tricks, mc +0.24 and +0.11. (The previous evidence, with
-inference judging every other seat by heuristic, was on seed 4242: 49.3% [46.4%, 52.2%].)
+hand from making trump and +0.33 from the tricks, mc +0.24 and +0.11. (Earlier evidence: on the same
+deals of seed 5150, before inference ranked the other partnership's actions first, 47.8% [44.9%, 50.8%];
+on seed 4242, with inference judging every other seat by heuristic, 49.3% [46.4%, 52.2%].)
 
 How the defaults were chosen, always against heuristic with both seatings, on deals not used above
 (± one standard error of the paired difference):
@@ -355,6 +357,18 @@ How the defaults were chosen, always against heuristic with both seatings, on de
   778 (+0.470 against +0.464) and +0.002 ± 0.009 on seed 779 (+0.468 against +0.466), small but
   the model is the right one; judging the partner's cards by `team_rollout` too, −0.001 ± 0.005,
   and not judging the partner at all, −0.016 ± 0.010 (seed 778).
+- **Whose mismatches count first**: a world that contradicts one action of the other partnership is
+  impossible against heuristic players (replaying the true world of 1,741 decisions of 200 deals of
+  seed 778, their model never contradicted it), while `team_rollout` predicts a lookahead partner's
+  bids only roughly: of mc's 1,576 bids in 300 deals of seed 779, `heuristic:threshold=6` took the
+  same action in 86.7% (5.5: 86.2%, 6.5: 85.5%, 7.5: 80.8%; no threshold does better), and the true
+  world contradicted the partner's model in 15% of card decisions. So the other side's mismatches
+  rank first and the partner's bids only break ties, where before every mismatch counted one:
+  +0.004 ± 0.003 on seed 778 (+0.475 against +0.470) and +0.002 ± 0.003 on seed 779 (+0.469
+  against +0.468). The other ways of weighing them did worse (seed 778, against the old count):
+  the partner's bids first, −0.012 ± 0.004; the partner's bids as soft evidence (each one a world
+  contradicts makes it 0.15 times as likely to be kept, about the odds of the model missing a bid),
+  −0.020 ± 0.011.
 - Tried and not kept (seed 778, against the settings above unless said): keeping only the worlds
   with the fewest mismatches, repeated to fill 256 when fewer than 64 (from the second trick on,
   about half the decisions find fewer than 256 of their 2,048 drawn worlds without a mismatch),
@@ -364,7 +378,10 @@ How the defaults were chosen, always against heuristic with both seatings, on de
   the rest), −0.030 ± 0.008, −0.011 ± 0.005, −0.010 ± 0.005; 512 worlds on seed 778, +0.457 with inference (256: +0.456) and +0.422
   without it at `confidence=2` (256 at 1.5: +0.420); `confidence=1` with inference, +0.443 against +0.456 (seed 778) and, with the team
   rollouts, +0.440 against +0.466 (seed 779); `heuristic:threshold=6` as the rollout policy of every
-  seat, worse (+0.351 against +0.375 with 32 worlds).
+  seat, worse (+0.351 against +0.375 with 32 worlds); drawing again, up to three more rounds of
+  2,048 worlds, for the decisions with fewer than 256 worlds that fit exactly, −0.009 ± 0.006 (1.45
+  times the time); 1,024 worlds for bids (256 for cards), +0.000 (+0.470 against +0.470): bids are
+  not short of samples, their error is the rollouts' model of the later play.
 
 Whole games to 10 points, {args.mc_games:,} games of seed {args.mc_seed} each played twice with the
 partnerships swapped (fast engine, through the tournament runner): mc's team won {mc_won['wins']:,} of

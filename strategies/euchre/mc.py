@@ -23,7 +23,9 @@ with what was seen.
 to the decision (``ScriptChecker``) and keep those in which the models of the other seats would
 have made the most of their past actions: the other partnership's bids and cards by the rollout
 policy, the partner's bids by ``team_rollout`` (its cards are a lookahead's, which neither models,
-so they are not judged). A heuristic opponent's cards show in how it bids and plays, a uniform draw
+so they are not judged). The other partnership's actions count first and the partner's bids only
+break ties: against heuristic players their model is exact (the true world never contradicts it),
+while ``team_rollout`` predicts a lookahead partner's bids only roughly (about 87% of them). A heuristic opponent's cards show in how it bids and plays, a uniform draw
 ignores that. With 256 worlds kept it gains about 0.04 points a hand against heuristic opponents
 (docs/euchre-strategies.md); with 32 it gained nothing measurable.
 
@@ -91,6 +93,8 @@ SLOT_OWNER_DISCARD = -1  # a slot column's owner before it is known which seat d
 ROLLOUT_BATCH = 4096  # hands per fast-engine call: memory stays flat however many decisions share a batch
 MAX_SAMPLES = 100_000
 MAX_OVERSAMPLE = 1_000
+# A mismatch of the other partnership outweighs all of the partner's (a seat bids at most twice a hand).
+OTHER_SIDE_MISMATCH = 3
 TEAM_ROLLOUT = "heuristic:threshold=6"  # the lookahead's own later decisions: bolder bids than heuristic's
 _PACK = np.int64(rules.PACK_MASK)
 _NOT_IN_PACK_OWNER = np.array([0 if card in rules.NEW_PACK else NOT_IN_PACK for card in range(52)], dtype=np.int16)
@@ -317,11 +321,12 @@ class ScriptedRollout:
 
 
 class ScriptChecker:
-    """Replays rollout hands (numbered as for ``ScriptedRollout``) to their decision step and counts,
+    """Replays rollout hands (numbered as for ``ScriptedRollout``) to their decision step and scores,
     per hand, the other seats' actions their models would not have taken in that world: the other
-    partnership's bids and cards by ``policy``, the partner's bids by ``team_policy`` (its cards are a
-    lookahead's, which neither models, so they are not judged); after the decision step it plays each
-    seat's lowest legal action, the quickest way to the end."""
+    partnership's bids and cards by ``policy``, each ``OTHER_SIDE_MISMATCH``, the partner's bids by
+    ``team_policy``, each 1 (its cards are a lookahead's, which neither models, so they are not judged).
+    A partner has at most two bids, so any world the other partnership fits better scores lower.
+    After the decision step it plays each seat's lowest legal action, the quickest way to the end."""
 
     name = "mc inference"
 
@@ -348,13 +353,13 @@ class ScriptChecker:
         # A dealer's discard is not judged: it was drawn among the cards we have not seen.
         judged = before & (mover != decider) & (step != DISCARD_STEP)
         partner = same_team(mover, decider)  # of the judged seats, the decider's partner
-        for policy, rows in (
-            (self.policy, np.flatnonzero(judged & ~partner)),
-            (self.team_policy, np.flatnonzero(judged & partner & (step < BIDS))),
+        for policy, rows, weight in (
+            (self.policy, np.flatnonzero(judged & ~partner), OTHER_SIDE_MISMATCH),
+            (self.team_policy, np.flatnonzero(judged & partner & (step < BIDS)), 1),
         ):
             if rows.size:
                 wanted = np.asarray(policy.choose(observation.take(rows)))
-                np.add.at(self.mismatches, index.take(rows), wanted != chosen.take(rows))
+                np.add.at(self.mismatches, index.take(rows), (wanted != chosen.take(rows)) * weight)
         return chosen
 
 
@@ -367,8 +372,8 @@ def policy_mismatches(
     policy: Strategy,
     team_policy: Strategy,
 ) -> np.ndarray:
-    """(d, w) how many of the other seats' actions before each decision their models (``ScriptChecker``)
-    would not have taken in each world."""
+    """(d, w) how badly each world fits the other seats' actions before each decision: the
+    ``ScriptChecker`` score of the actions their models would not have taken in it (0: all fit)."""
     decisions, samples = worlds.deals.shape[:2]
     count = decisions * samples
     deals = worlds.deals.reshape(count, rules.PACK_SIZE)

@@ -12,6 +12,7 @@ from sim.euchre.game import PACKS, new_state
 from sim.euchre.observation import NONE, PASS, Observation, Phase
 from strategies.euchre.mc import (
     FIRST_CARD_STEP,
+    OTHER_SIDE_MISMATCH,
     SCRIPT_STEPS,
     UNDEALT,
     UNDEALT_OWNER,
@@ -222,3 +223,36 @@ def test_inference_judges_the_other_side_by_policy_and_only_the_partners_bids_by
     seats, hands = np.array(team_policy.seats), np.array(team_policy.round_ids) // 4
     assert len(seats) and np.array_equal(seats, partner[hands])
     assert set(team_policy.phases) == {Phase.MAKING}
+
+
+class Contrary:
+    """A model that never takes the action taken (every action it judges is a mismatch), counting
+    the actions it is asked about per rollout hand."""
+
+    name = "contrary"
+
+    def __init__(self, hands: int):
+        self.asked = np.zeros(hands, dtype=np.int64)
+
+    def choose(self, observation):
+        np.add.at(self.asked, observation.round_id // 4, 1)
+        return np.full(len(observation), -1)
+
+
+def test_inference_weighs_each_mismatch_of_the_other_side_above_all_of_the_partners_bids():
+    """Judged by models that contradict every action, a hand scores OTHER_SIDE_MISMATCH for each action
+    of the other partnership before the decision and 1 for each bid of the partner, so one mismatch
+    of the other side outweighs all of the partner's (at most two) bids."""
+    count = 64
+    deals = PACKS.deals(13, 0, count)
+    heuristic = strategies.get("euchre", "heuristic")
+    truth = truth_of(deals, np.arange(count))
+    fast.play_rounds(deals, truth.watch([heuristic] * 4), np.arange(count))
+    dealers = np.arange(count) % 4
+    deciders = (dealers + 1) % 4
+    other_side, partner = Contrary(count), Contrary(count)
+    checker = ScriptChecker(truth.actions, np.full(count, FIRST_CARD_STEP + 6), deciders, other_side, partner)
+    fast.play_rounds(deals, [checker] * 4, 4 * np.arange(count) + dealers)
+    assert other_side.asked.min() > 0 and partner.asked.max() > 0
+    assert partner.asked.max() <= 2 < OTHER_SIDE_MISMATCH
+    assert np.array_equal(checker.mismatches, OTHER_SIDE_MISMATCH * other_side.asked + partner.asked)
