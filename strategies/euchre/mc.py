@@ -23,10 +23,11 @@ with what was seen.
 to the decision (``ScriptChecker``) and keep those in which the models of the other seats would
 have made the most of their past actions: the other partnership's bids and cards by the rollout
 policy, the partner's bids by ``team_rollout`` (its cards are a lookahead's, which neither models,
-so they are not judged). The other partnership's actions count first and the partner's bids only
-break ties: against heuristic players their model is exact (the true world never contradicts it),
-while ``team_rollout`` predicts a lookahead partner's bids only roughly (about 87% of them). A heuristic opponent's cards show in how it bids and plays, a uniform draw
-ignores that. With 256 worlds kept it gains about 0.04 points a hand against heuristic opponents
+so they are not judged). A heuristic opponent's cards show in how it bids and plays, a uniform draw
+ignores that. The other partnership's actions count first and the partner's bids only break ties:
+against heuristic players their model is exact (the true world never contradicts it), while
+``team_rollout`` predicts a lookahead partner's bids only roughly (about 87% of them). With 256
+worlds kept, inference gains about 0.04 points a hand against heuristic opponents
 (docs/euchre-strategies.md); with 32 it gained nothing measurable.
 
 **The rollouts.** The fast engine plays whole hands from a deal. A world becomes a deal (every seat's
