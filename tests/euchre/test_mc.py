@@ -202,19 +202,26 @@ def test_rollouts_play_the_deciding_partnership_with_the_team_policy_and_the_oth
         assert np.all((((np.array(recorder.seats) ^ decider) & 1) == 0) == ours)
 
 
+def checked_heuristic_hands(seed, deciders, decision_step, policy, team_policy) -> ScriptChecker:
+    """A ScriptChecker's verdict on hands of ``seed`` that heuristic played in every seat, hand ``i``
+    dealt by seat ``i % 4`` and decided by ``deciders[i]`` at ``decision_step``."""
+    count = len(deciders)
+    deals = PACKS.deals(seed, 0, count)
+    heuristic = strategies.get("euchre", "heuristic")
+    truth = truth_of(deals, np.arange(count))
+    fast.play_rounds(deals, truth.watch([heuristic] * 4), np.arange(count))
+    checker = ScriptChecker(truth.actions, np.full(count, decision_step), deciders, policy, team_policy)
+    fast.play_rounds(deals, [checker] * 4, 4 * np.arange(count) + np.arange(count) % 4)
+    return checker
+
+
 def test_inference_judges_the_other_side_by_policy_and_only_the_partners_bids_by_team_policy():
     """Replaying true hands to the middle of the third trick, the other partnership's bids and cards
     are judged by policy, the partner's bids by team_policy, and its cards (a lookahead's) not at all."""
     count = 64
-    deals = PACKS.deals(12, 0, count)
-    heuristic = strategies.get("euchre", "heuristic")
-    truth = truth_of(deals, np.arange(count))
-    fast.play_rounds(deals, truth.watch([heuristic] * 4), np.arange(count))
-    dealers = np.arange(count) % 4
-    deciders = (dealers + 2) % 4
+    deciders = (np.arange(count) + 2) % 4  # the dealer's partner
     policy, team_policy = Recording(), Recording()
-    checker = ScriptChecker(truth.actions, np.full(count, FIRST_CARD_STEP + 10), deciders, policy, team_policy)
-    fast.play_rounds(deals, [checker] * 4, 4 * np.arange(count) + dealers)
+    checker = checked_heuristic_hands(12, deciders, FIRST_CARD_STEP + 10, policy, team_policy)
     assert checker.mismatches.tolist() == [0] * count  # heuristic played every seat, as both models
     partner = (deciders + 2) % 4
     seats, hands = np.array(policy.seats), np.array(policy.round_ids) // 4
@@ -244,15 +251,9 @@ def test_inference_weighs_each_mismatch_of_the_other_side_above_all_of_the_partn
     of the other partnership before the decision and 1 for each bid of the partner, so one mismatch
     of the other side outweighs all of the partner's (at most two) bids."""
     count = 64
-    deals = PACKS.deals(13, 0, count)
-    heuristic = strategies.get("euchre", "heuristic")
-    truth = truth_of(deals, np.arange(count))
-    fast.play_rounds(deals, truth.watch([heuristic] * 4), np.arange(count))
-    dealers = np.arange(count) % 4
-    deciders = (dealers + 1) % 4
+    deciders = (np.arange(count) + 1) % 4  # the dealer's left
     other_side, partner = Contrary(count), Contrary(count)
-    checker = ScriptChecker(truth.actions, np.full(count, FIRST_CARD_STEP + 6), deciders, other_side, partner)
-    fast.play_rounds(deals, [checker] * 4, 4 * np.arange(count) + dealers)
+    checker = checked_heuristic_hands(13, deciders, FIRST_CARD_STEP + 6, other_side, partner)
     assert other_side.asked.min() > 0 and partner.asked.max() > 0
     assert partner.asked.max() <= 2 < OTHER_SIDE_MISMATCH
     assert np.array_equal(checker.mismatches, OTHER_SIDE_MISMATCH * other_side.asked + partner.asked)
