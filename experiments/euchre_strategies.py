@@ -381,7 +381,9 @@ How the defaults were chosen, always against heuristic with both seatings, on de
   seat, worse (+0.351 against +0.375 with 32 worlds); drawing again, up to three more rounds of
   2,048 worlds, for the decisions with fewer than 256 worlds that fit exactly, −0.009 ± 0.006 (1.45
   times the time); 1,024 worlds for bids (256 for cards), +0.000 (+0.470 against +0.470): bids are
-  not short of samples, their error is the rollouts' model of the later play.
+  not short of samples, their error is the rollouts' model of the later play; letting a partner's
+  winning ace stand (below) in mc's own side's rollouts, +0.001 ± 0.007, and falling back on that
+  player's choice too, +0.000.
 
 Whole games to 10 points, {args.mc_games:,} games of seed {args.mc_seed} each played twice with the
 partnerships swapped (fast engine, through the tournament runner): mc's team won {mc_won['wins']:,} of
@@ -400,6 +402,11 @@ trick-taking worth of its cards in the proposed trump (bowers and high trumps, o
 once it holds two trumps), counts the upcard for the dealer's side in round one, orders up at
 `threshold` (default 7.5; `heuristic:threshold=6` sets another), never overtakes a partner who is
 winning the trick, wins tricks as cheaply as it can, and leads trump only from strength as a maker.
+Void in the suit its partner led, it trumps the partner's winning ace (the fourth seat might have
+trumped it); `heuristic:ace_stands=true` lets the ace stand instead, and is better for it: +0.032
+± 0.001 points per hand head to head with the default (40,000 deals of seed 4321, both seatings),
++0.034 ± 0.001 at threshold 6. The default stays as it is, the baseline every measurement here is
+made against. mc gains nothing from it (above): its lookahead weighs such ruffs itself.
 """)
     print(DOC.read_text())
 

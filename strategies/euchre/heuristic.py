@@ -118,6 +118,9 @@ _LOWEST_FOLLOWING = CardPicker.of(
 )
 """[trump * 4 + led suit] the lowest card in the trick's order."""
 
+_IS_ACE = np.array([rank_of(card) == ACE for card in range(NUM_CARDS)], dtype=np.int8)
+"""[card] whether the card is an ace."""
+
 # Indexed by trump * 52 + the led card: where to look up the trick in the tables above.
 _TRUMP = np.repeat(np.arange(4, dtype=np.intp), NUM_CARDS)
 _ORDER = _TRUMP * (SEATS + 1) + LED_CONTEXT % 4  # trump * 5 + led suit: the trick order in ``rules.STRENGTH``
@@ -229,10 +232,17 @@ def lead(hand: np.ndarray, trump: np.ndarray, we_made_it: np.ndarray) -> np.ndar
     return other + (_HIGHEST.pick(trump, first, second) - other) * leads_trump
 
 
-def follow(hand: np.ndarray, trick: np.ndarray, leader: np.ndarray, seat: np.ndarray, trump: np.ndarray) -> np.ndarray:
+def follow(
+    hand: np.ndarray,
+    trick: np.ndarray,
+    leader: np.ndarray,
+    seat: np.ndarray,
+    trump: np.ndarray,
+    ace_stands: bool = False,
+) -> np.ndarray:
     """Let a partner's winning card stand (throwing the lowest legal card) when playing last, when it
-    is a trump, or when it cannot be beaten; else win with the cheapest card that does, or throw the
-    lowest legal card."""
+    is a trump, when it cannot be beaten or, with ``ace_stands``, when it is an ace; else win with the
+    cheapest card that does, or throw the lowest legal card."""
     hand = np.asarray(hand, dtype=np.int64)
     led = np.multiply(trump, NUM_CARDS, dtype=np.intp) + trick[:, 0]  # the trump and the led card
     following = hand & _FOLLOWING.take(led)
@@ -248,6 +258,9 @@ def follow(hand: np.ndarray, trick: np.ndarray, leader: np.ndarray, seat: np.nda
     beating = legal & _BEATING.take(place)
     can_beat = beating != 0
     let_partner_win = partner_winning & (last_to_play | _TRUMP_AT.take(place) | ~can_beat)
+    if ace_stands:  # a winning ace is the led suit's: only a trump beats it
+        winner = np.take_along_axis(trick, winning.astype(np.intp)[:, None], axis=1)[:, 0]
+        let_partner_win |= partner_winning & (_IS_ACE.take(winner) != 0)
     chosen = legal - (legal - beating) * (can_beat & ~let_partner_win)  # beating is part of legal
     return _LOWEST_FOLLOWING.pick_at(_LOWEST_FOLLOWING_BASE.take(led), *halves(chosen))
 
@@ -256,12 +269,13 @@ def follow(hand: np.ndarray, trick: np.ndarray, leader: np.ndarray, seat: np.nda
 class Heuristic:
     """Values whole hands to make trump; never overtakes a winning partner, wins tricks cheaply."""
 
-    def __init__(self, threshold: float = 7.5) -> None:
+    def __init__(self, threshold: float = 7.5, ace_stands: bool = False) -> None:
         self.threshold = threshold
+        self.ace_stands = ace_stands
 
     def choose(self, observation: Observation) -> np.ndarray:
         """One action per row of the batch."""
-        o, threshold = observation, self.threshold
+        o, threshold, ace_stands = observation, self.threshold, self.ace_stands
         led_card = o.trick[:, 0]
         # 0 and 1: making in round one or two; 2 discarding; 3 leading; 4 following (a trick is begun only in play).
         case = o.phase + 1 - (o.phase == _MAKING) * (2 - o.making_round) + (led_card != NONE)
@@ -272,6 +286,6 @@ class Heuristic:
                 lambda at: round_two_actions(at(o.hand), at(o.upcard), at(o.seat), at(o.dealer), threshold),
                 lambda at: best_discard(at(o.hand), at(o.trump)),
                 lambda at: lead(at(o.hand), at(o.trump), same_team(at(o.maker), at(o.seat))),
-                lambda at: follow(at(o.hand), at(o.trick), at(o.leader), at(o.seat), at(o.trump)),
+                lambda at: follow(at(o.hand), at(o.trick), at(o.leader), at(o.seat), at(o.trump), ace_stands),
             ],
         )

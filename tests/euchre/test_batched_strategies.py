@@ -144,7 +144,7 @@ def lead(hand: list[int], trump: int, we_made_it: bool) -> int:
     return max(hand, key=lambda c: rules.trump_key(c, trump))
 
 
-def follow(hand: list[int], trick: list[int], leader: int, seat: int, trump: int) -> int:
+def follow(hand: list[int], trick: list[int], leader: int, seat: int, trump: int, ace_stands: bool) -> int:
     legal = rules.legal_plays(hand, trick, trump)
     led_suit = rules.effective_suit(trick[0], trump)
     key = lambda card: rules.led_key(card, trump, led_suit)  # noqa: E731 - the trick's order
@@ -152,15 +152,17 @@ def follow(hand: list[int], trick: list[int], leader: int, seat: int, trump: int
     partner_winning = rules.team_of((leader + winning) % 4) == rules.team_of(seat)
     last_to_play = len(trick) == 3
     beating = [card for card in legal if key(card) > key(trick[winning])]
-    if partner_winning and (last_to_play or key(trick[winning])[0] == 2 or not beating):
+    ace = ace_stands and rank_of(trick[winning]) == ACE
+    if partner_winning and (last_to_play or key(trick[winning])[0] == 2 or not beating or ace):
         return min(legal, key=key)
     if beating:
         return min(beating, key=key)
     return min(legal, key=key)
 
 
-def heuristic_action(observation: Observation, row: int, threshold: float) -> int:
-    """The Heuristic player's action in hand ``row`` of the batch (formerly ``Heuristic._action``)."""
+def heuristic_action(observation: Observation, row: int, threshold: float, ace_stands: bool = False) -> int:
+    """The Heuristic player's action in hand ``row`` of the batch (formerly ``Heuristic._action``;
+    ``ace_stands`` added since: a partner's winning ace is let stand)."""
     hand = list(cards_in(int(observation.hand[row])))
     trump = int(observation.trump[row])
     phase = Phase(int(observation.phase[row]))
@@ -172,7 +174,7 @@ def heuristic_action(observation: Observation, row: int, threshold: float) -> in
     seat = int(observation.seat[row])
     if not trick:
         return lead(hand, trump, rules.team_of(int(observation.maker[row])) == rules.team_of(seat))
-    return follow(hand, trick, int(observation.leader[row]), seat, trump)
+    return follow(hand, trick, int(observation.leader[row]), seat, trump, ace_stands)
 
 
 # --------------------------------------------------------------------------- the sample of observations
@@ -231,6 +233,11 @@ def situations(batch: Observation) -> dict[str, np.ndarray]:
         "follow": following,
         "void in the led suit": following & ((batch.hand & rules.SUIT_CARDS[trump, led_suit]) == 0),
         "last to play": playing & (batch.trick[:, 2] != NONE),  # three cards down
+        "partner led an ace, void": following
+        & (batch.trick[:, 1] != NONE)
+        & (batch.trick[:, 2] == NONE)  # third to play: the partner led
+        & (batch.trick[:, 0] % 13 == ACE)
+        & ((batch.hand & rules.SUIT_CARDS[trump, led_suit]) == 0),
     }
 
 
@@ -266,7 +273,19 @@ def test_heuristic_decides_every_row_as_the_scalar_player(threshold):
     assert_same_rows(batch, strategies.get("euchre", f"heuristic:threshold={threshold}").choose(batch), oracle)
 
 
-@pytest.mark.parametrize("spec", ["simple", "heuristic", "heuristic:threshold=5", "heuristic:threshold=9"])
+@pytest.mark.parametrize("threshold", THRESHOLDS)
+def test_heuristic_letting_aces_stand_decides_every_row_as_the_scalar_player(threshold):
+    batch = sample()
+    oracle = np.array([heuristic_action(batch, row, threshold, ace_stands=True) for row in range(len(batch))])
+    batched = strategies.get("euchre", f"heuristic:threshold={threshold},ace_stands=true").choose(batch)
+    assert_same_rows(batch, batched, oracle)
+    plain = strategies.get("euchre", f"heuristic:threshold={threshold}").choose(batch)
+    assert (batched != plain).sum() >= 5  # the sample holds partners' aces it would have trumped
+
+
+@pytest.mark.parametrize(
+    "spec", ["simple", "heuristic", "heuristic:threshold=5", "heuristic:threshold=9", "heuristic:ace_stands=true"]
+)
 def test_every_chosen_action_is_legal(spec):
     batch = sample()
     actions = strategies.get("euchre", spec).choose(batch)
