@@ -267,7 +267,9 @@ def follow(
 
 @register("euchre", "heuristic")
 class Heuristic:
-    """Values whole hands to make trump; never overtakes a winning partner, wins tricks cheaply."""
+    """Values whole hands to make trump; wins tricks cheaply, letting a winning partner's card stand
+    unless playing after it can beat it and it is not a trump (void, it ruffs a partner's ace, unless
+    ``ace_stands``)."""
 
     def __init__(self, threshold: float = 7.5, ace_stands: bool = False) -> None:
         self.threshold = threshold
