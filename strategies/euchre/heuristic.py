@@ -267,9 +267,9 @@ def follow(
 
 @register("euchre", "heuristic")
 class Heuristic:
-    """Values whole hands to make trump; wins tricks cheaply, letting a winning partner's card stand
-    unless playing after it can beat it and it is not a trump (void, it ruffs a partner's ace, unless
-    ``ace_stands``)."""
+    """Values whole hands to make trump; wins tricks cheaply, but lets a winning partner's card stand
+    when playing last, when that card is a trump or cannot be beaten and, with ``ace_stands``, when it
+    is an ace."""
 
     def __init__(self, threshold: float = 7.5, ace_stands: bool = False) -> None:
         self.threshold = threshold
