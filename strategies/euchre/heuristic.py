@@ -3,8 +3,9 @@
 Making: a hand is worth the sum of its cards' trick-taking values in the proposed trump (bowers and
 high trumps most, off-suit aces some, and a little for each void once it holds two trumps), counting
 the upcard for the dealer's side in round one. It orders up when that reaches ``threshold``.
-Playing: never beat a partner who is already winning the trick, win as cheaply as possible when it
-can, otherwise throw its least useful card; lead trump from strength as a maker, else an off-suit ace,
+Playing: let a winning partner's card stand when playing last, when it is a trump or cannot be
+beaten (and, with ``ace_stands``, when it is an ace), else win as cheaply as possible when it can,
+otherwise throw its least useful card; lead trump from strength as a maker, else an off-suit ace,
 else a low off-suit card.
 
 Values are whole numbers of tenths (a right bower is 30, ``threshold`` 7.5 means 75), so a hand's

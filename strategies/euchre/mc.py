@@ -94,8 +94,8 @@ SLOT_OWNER_DISCARD = -1  # a slot column's owner before it is known which seat d
 ROLLOUT_BATCH = 4096  # hands per fast-engine call: memory stays flat however many decisions share a batch
 MAX_SAMPLES = 100_000
 MAX_OVERSAMPLE = 1_000
-# A mismatch of the other partnership outweighs all of the partner's (a seat bids at most twice a hand).
-OTHER_SIDE_MISMATCH = 3
+# A mismatch of the other partnership outweighs all of the partner's bids (a seat bids once a round).
+OTHER_SIDE_MISMATCH = BIDS // SEATS + 1
 TEAM_ROLLOUT = "heuristic:threshold=6"  # the lookahead's own later decisions: bolder bids than heuristic's
 _PACK = np.int64(rules.PACK_MASK)
 _NOT_IN_PACK_OWNER = np.array([0 if card in rules.NEW_PACK else NOT_IN_PACK for card in range(52)], dtype=np.int16)
