@@ -91,9 +91,14 @@ def _bound_pair(text: str) -> tuple[float, float]:
 
 def _players(text: str) -> list[str]:
     """Strategy specs separated by commas; a part that is a ``key=value`` setting belongs to the spec
-    before it, so ``mc:samples=16,horizon=2,heuristic`` is two players."""
+    before it, so ``mc:samples=16,horizon=2,heuristic`` is two players (commas in parentheses, a
+    nested spec's, split nothing)."""
     players: list[str] = []
-    for part in (part.strip() for part in text.split(",")):
+    try:
+        parts = strategies.split_top_level(text)
+    except strategies.StrategyError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    for part in parts:
         if not part:
             continue
         is_setting = "=" in part.partition(":")[0]
@@ -130,7 +135,10 @@ def read_experiment(path: str) -> dict[str, Any]:
     if unknown:
         raise UsageError(f"{path}: unknown settings {', '.join(sorted(unknown))}")
     if isinstance(settings.get("players"), str):
-        settings["players"] = _players(settings["players"])
+        try:
+            settings["players"] = _players(settings["players"])
+        except argparse.ArgumentTypeError as error:
+            raise UsageError(f"{path}: players: {error}") from None
     for key, kinds in SETTING_TYPES.items():
         if key in settings and (
             not isinstance(settings[key], kinds) or isinstance(settings[key], bool) and bool not in kinds

@@ -202,15 +202,50 @@ def info(game: str, name: str) -> StrategyInfo:
         raise StrategyError(f"unknown {game} strategy {shown(name)} (known: {known})") from None
 
 
+def split_top_level(text: str) -> list[str]:
+    """``text`` split at the commas outside parentheses, each part stripped: ``"a:x=(b:y=1,z=2),c"``
+    is ``["a:x=(b:y=1,z=2)", "c"]``. StrategyError if the parentheses do not pair up."""
+    parts, depth, start = [], 0, 0
+    for at, char in enumerate(text):
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+            if depth < 0:
+                raise StrategyError(f"unmatched ')' in {shown(text)}")
+        elif char == "," and depth == 0:
+            parts.append(text[start:at].strip())
+            start = at + 1
+    if depth:
+        raise StrategyError(f"unmatched '(' in {shown(text)}")
+    parts.append(text[start:].strip())
+    return parts
+
+
+def _unwrapped(value: str) -> str:
+    """``value`` without the parentheses around all of it, if it is wrapped in a pair."""
+    if not value.startswith("("):
+        return value
+    depth = 0
+    for at, char in enumerate(value):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth == 0:
+            return value[1:-1].strip() if at == len(value) - 1 else value
+    return value
+
+
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """Split ``"name:key=value,key=value"`` into the name and the raw settings."""
+    """Split ``"name:key=value,key=value"`` into the name and the raw settings. A value that is itself
+    a spec with settings goes in parentheses, ``mc:rollout=(heuristic:threshold=6,ace_stands=true)``;
+    they are taken off the value."""
+    split_top_level(spec)  # the parentheses of the whole spec must pair up
     name, _, settings_text = spec.strip().partition(":")
     settings: dict[str, str] = {}
-    for item in filter(None, (part.strip() for part in settings_text.split(","))):
+    for item in filter(None, split_top_level(settings_text)):
         key, equals, value = item.partition("=")
         if not equals or not key.strip():
             raise StrategyError(f"bad strategy setting {shown(item)} in {shown(spec)} (expected key=value)")
-        settings[key.strip()] = value.strip()
+        settings[key.strip()] = _unwrapped(value.strip())
     return name.strip(), settings
 
 

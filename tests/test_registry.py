@@ -38,10 +38,25 @@ def test_values_outside_the_limits_are_refused_when_the_spec_is_read(game, info)
     ("random:seed=", "'' is not a whole number"),
     ("random:speed=1", "random has no setting 'speed'"),
     ("random:seed", "expected key=value"),
+    ("mc:rollout=(heuristic", r"unmatched '\(' in 'mc:rollout=\(heuristic'"),
+    ("mc:rollout=heuristic),samples=4", r"unmatched '\)'"),
 ])
 def test_bad_settings_say_what_is_wrong(spec, message):
     with pytest.raises(strategies.StrategyError, match=message):
         strategies.get("gemstones", spec)
+
+
+def test_a_setting_that_is_a_spec_with_settings_goes_in_parentheses():
+    """Commas inside parentheses belong to the nested spec, and the parentheses come off its value."""
+    spec = "mc:team_rollout=(heuristic:threshold=6,ace_stands=true),samples=4"
+    nested = "heuristic:threshold=6,ace_stands=true"
+    assert strategies.parse_spec(spec) == ("mc", {"team_rollout": nested, "samples": "4"})
+    lookahead = strategies.get("euchre", spec)
+    assert (lookahead.team_policy.threshold, lookahead.team_policy.ace_stands) == (6.0, True)
+    assert lookahead.worlds_per_decision == 4 and lookahead.policy.threshold != 6.0
+    # Without them the nested spec's second setting would be mc's own, which it does not have.
+    with pytest.raises(strategies.StrategyError, match="mc has no setting 'ace_stands'"):
+        strategies.get("euchre", "mc:team_rollout=heuristic:threshold=6,ace_stands=true")
 
 
 def test_number_settings_refuse_values_that_are_not_finite():

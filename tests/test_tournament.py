@@ -542,6 +542,18 @@ def test_a_players_list_keeps_each_specs_settings_together(tmp_path):
     wrong = cardsim("tournament", "--game", "gemstones", "--players", "samples=2,greedy", "--rounds", "2", "--quiet",
                     "--out", str(tmp_path / "wrong"))
     assert wrong.returncode == 2 and "Traceback" not in wrong.stderr and wrong.stderr.count("\n") == 1
+    unpaired = cardsim("tournament", "--game", "gemstones", "--players", "mc:rollout=(greedy,greedy", "--rounds", "2",
+                       "--quiet", "--out", str(tmp_path / "unpaired"))
+    assert unpaired.returncode == 2 and "Traceback" not in unpaired.stderr  # argparse's usage, then the error
+    assert unpaired.stderr.splitlines()[-1].endswith("argument --players: unmatched '(' in 'mc:rollout=(greedy,greed...' (25 characters)")
+
+
+def test_a_players_list_keeps_a_nested_spec_in_parentheses_whole(tmp_path):
+    done = cardsim("tournament", "--game", "gemstones", "--players", "mc:samples=2,horizon=1,rollout=(heuristic),greedy",
+                   "--rounds", "2", "--quiet", "--out", str(tmp_path / "run"))
+    assert done.returncode == 0, done.stderr
+    plan = json.loads((tmp_path / "run" / "config.json").read_text())["plan"]
+    assert plan["players"] == ["mc:samples=2,horizon=1,rollout=(heuristic)", "greedy"]
 
 
 def _pause(value: int) -> int:
