@@ -51,11 +51,11 @@ class Heuristic:
 
     def __init__(
         self,
-        take_gain: int = 2,
-        out_weight: float = 0.25,
+        take_gain: int = 4,
+        out_weight: float = 0.75,
         feed_cost: float = 6.0,
         near_cost: float = 1.5,
-        safe_bonus: float = 1.5,
+        safe_bonus: float = 0.0,
         gin_hold: Annotated[int, Between(0, rules.KNOCK_LIMIT)] = 0,
         patience: Annotated[int, Between(0, 99)] = 99,
         early_knock: Annotated[int, Between(0, rules.KNOCK_LIMIT)] = 10,

@@ -1,7 +1,8 @@
 """The batched Gin Rummy strategies decide every row of a batch exactly as the scalar strategies did.
 
 The oracle below is the scalar code the batched ``simple`` and ``heuristic`` replaced, kept verbatim
-but for one rule added to both since (simple never takes back from the pile a card it threw):
+but for one rule added to both since (simple never takes back from the pile a card it threw) and
+the heuristic's defaults, which follow the registered player's:
 ``simple_action`` and ``throw_key`` as they were, the heuristic's helpers and its class (renamed
 ``ScalarHeuristic``, unregistered). Observations come from whole hands on the reference engine, each
 seat played by a random-but-seeded legal player (it takes from the pile, knocks at any deadwood it
@@ -110,11 +111,11 @@ class ScalarHeuristic:
 
     def __init__(
         self,
-        take_gain: int = 2,
-        out_weight: float = 0.25,
+        take_gain: int = 4,
+        out_weight: float = 0.75,
         feed_cost: float = 6.0,
         near_cost: float = 1.5,
-        safe_bonus: float = 1.5,
+        safe_bonus: float = 0.0,
         gin_hold: Annotated[int, Between(0, rules.KNOCK_LIMIT)] = 0,
         patience: Annotated[int, Between(0, 99)] = 99,
         early_knock: Annotated[int, Between(0, rules.KNOCK_LIMIT)] = 10,

@@ -9,7 +9,7 @@ every field of the engine's event (the CLI's text speaks to "you" and leaves out
 and melds as the CLI writes them.
 
 Pinned: deal 5 of seed 1 played by ``cs340`` in both seats (a knock, the defender laying off) and
-deal 58 of seed 3 by ``heuristic`` (gin). As in ``sim.ginrummy.game.new_state``, deal
+deal 88 of seed 3 by ``heuristic`` (gin). As in ``sim.ginrummy.game.new_state``, deal
 ``i`` is hand ``i``, dealt by seat ``i % 2``. Regenerate with
 ``python -m tests.ginrummy.test_playthroughs`` after an intended change of behaviour, and read the diff.
 """
@@ -40,7 +40,7 @@ from tests.playthroughs import (
 
 PLAYTHROUGHS = Path(__file__).parent / "playthroughs"
 # (file name, deal seed, deal index, strategy spec playing both seats) of the stored playthroughs.
-CASES = [("cs340-seed-1.txt", 1, 5, "cs340"), ("heuristic-seed-3.txt", 3, 58, "heuristic")]
+CASES = [("cs340-seed-1.txt", 1, 5, "cs340"), ("heuristic-seed-3.txt", 3, 88, "heuristic")]
 DRAW_NAMES = {DRAW_STOCK: "draw stock", DRAW_DISCARD: "draw discard"}
 
 
