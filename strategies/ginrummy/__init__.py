@@ -3,8 +3,8 @@
 from strategies import policy, register_alias
 from strategies.ginrummy import cs340, heuristic, mc, simple  # noqa: F401
 
-# The strongest Gin Rummy strategy, as measured in docs/ginrummy.md: mc scores more points a hand
-# than the heuristic it rolls out (+1.43 and +2.20 on two sets of fresh deals).
-register_alias("ginrummy", "best", "mc")
+# The strongest Gin Rummy strategy, as measured in docs/ginrummy.md: since its tuning the heuristic
+# wins more games against simple than mc, which rolls it out (60.9% against 57.5% of the same 1,000).
+register_alias("ginrummy", "best", "heuristic")
 
 policy.register_for("ginrummy")  # a trained agent from a policy file
