@@ -34,6 +34,7 @@ ENTRY_POINT_GROUP = "cardsim.strategies"
 SEED_MAX = 2**63 - 1  # numpy's SeedSequence takes non-negative entropy; 63 bits keep it an int64
 DEFAULT_INT_LIMIT = 10**18  # a whole-number setting without a declared range stays within int64
 MAX_STRATEGY_SOURCE_BYTES = 1 << 24  # a module of strategies is source code, not data
+MAX_SPEC_NESTING = 16  # specs within a spec (each builds its strategy in turn): far fewer than Python's stack allows
 
 
 class StrategyError(ValueError):
@@ -239,6 +240,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     a spec with settings goes in parentheses, ``mc:rollout=(heuristic:threshold=6,ace_stands=true)``;
     they are taken off the value."""
     split_top_level(spec)  # the parentheses of the whole spec must pair up
+    if spec.count(":") > MAX_SPEC_NESTING:  # a colon follows the name of each spec in it
+        raise StrategyError(f"{shown(spec)} nests more than {MAX_SPEC_NESTING} strategy specs")
     name, _, settings_text = spec.strip().partition(":")
     settings: dict[str, str] = {}
     for item in filter(None, split_top_level(settings_text)):

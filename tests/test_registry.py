@@ -40,6 +40,8 @@ def test_values_outside_the_limits_are_refused_when_the_spec_is_read(game, info)
     ("random:seed", "expected key=value"),
     ("mc:rollout=(heuristic", r"unmatched '\(' in 'mc:rollout=\(heuristic'"),
     ("mc:rollout=heuristic),samples=4", r"unmatched '\)'"),
+    ("mc:rollout=(" * 400 + "heuristic" + ")" * 400, "nests more than 16 strategy specs"),
+    ("mc:rollout=" * 3000 + "heuristic", "nests more than 16 strategy specs"),
 ])
 def test_bad_settings_say_what_is_wrong(spec, message):
     with pytest.raises(strategies.StrategyError, match=message):
