@@ -126,7 +126,7 @@ def _jobs(value: int, available: int | None = None) -> int:
 def read_experiment(path: str) -> dict[str, Any]:
     """The settings of an experiment TOML file (plan keys plus jobs/backend/scheduler/out)."""
     try:
-        settings = tomllib.loads(read_bounded(path, MAX_SETTING_BYTES, "experiment file").decode("utf-8"))
+        settings = tomllib.loads(read_bounded(path, MAX_SETTING_BYTES, "TOML experiment file").decode("utf-8"))
     except UnreadableFile as error:
         raise UsageError(f"cannot read {path}: {error}") from None
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
