@@ -48,8 +48,8 @@ HEURISTIC, SIMPLE = "heuristic", "simple"
 BASELINE = "heuristic:threshold=6"
 SWEEP = ("heuristic:threshold=5", "heuristic:threshold=5.5", "heuristic:threshold=6.5", "heuristic:threshold=7")
 REPLAY_SPAN = 500  # deals per replay task
-# The lookahead by its full spec: a run is kept under a hash of its specs, so a change of mc's
-# defaults must not read back hands played with the old ones.
+# The lookahead with its settings written out, so the doc's tables say what played. (A run's id hashes
+# every player's resolved spec, defaults included: a changed default never reads back old hands.)
 MC = "mc:samples=256,rollout=heuristic,team_rollout=heuristic:threshold=6,confidence=1.5,oversample=8"
 ORACLE = "oracle-mc"
 MC_SPAN = 250  # deals per lookahead task

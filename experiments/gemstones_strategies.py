@@ -26,8 +26,8 @@ GAME = "gemstones"
 CONFIDENCE = 0.99
 SEED = 2026
 PAIRS = (("heuristic", "greedy"), ("heuristic", "random"), ("greedy", "random"))
-# The lookahead by its full spec: a run is kept under a hash of its specs, so a change of mc's
-# defaults must not read back games played with the old ones.
+# The lookahead with its settings written out, so the doc's tables say what played. (A run's id hashes
+# every player's resolved spec, defaults included: a changed default never reads back old games.)
 MC = "mc:samples=16,rollout=heuristic,confidence=1.0,horizon=2"
 LOOKAHEAD_PAIRS = ((MC, "heuristic"), (MC, "greedy"))
 ORACLE_DEALS = 100  # deals of the game-by-game comparison, each played with the seats swapped

@@ -26,8 +26,8 @@ GAME = "ginrummy"
 CONFIDENCE = 0.99
 SEED = 20261125
 PAIRINGS = (("heuristic", "simple"), ("heuristic", "cs340"), ("simple", "cs340"))
-# The lookahead by its full spec: a run is kept under a hash of its specs, so a change of mc's
-# defaults must not read back games played with the old ones.
+# The lookahead with its settings written out, so the doc's tables say what played. (A run's id hashes
+# every player's resolved spec, defaults included: a changed default never reads back old games.)
 MC = "mc:samples=48,oversample=32,throws=4,confidence=1.0"
 LOOKAHEAD_PAIRINGS = ((MC, "simple"), (MC, "cs340"), (MC, "heuristic"))
 HAND_DEALS = 300  # deals of the hand-by-hand comparison, each played with the seats swapped

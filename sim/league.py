@@ -27,6 +27,7 @@ from pathlib import Path
 
 import pandas as pd
 
+import strategies as strategy_registry
 from sim import games, seating, stats, tournament
 from sim.results import ResultsError, RunStore
 from sim.tournament import Plan, PlanError
@@ -83,7 +84,10 @@ class League:
 
     @property
     def league_id(self) -> str:
-        digest = hashlib.sha256(json.dumps(asdict(self), sort_keys=True).encode()).hexdigest()
+        # As a run's id: a strategy whose defaults changed since makes another league.
+        resolved = [strategy_registry.resolved(self.game, spec) for spec in self.players]
+        described = {**asdict(self), "resolved_players": resolved}
+        digest = hashlib.sha256(json.dumps(described, sort_keys=True).encode()).hexdigest()
         return f"league-{self.game}-{digest[:10]}"
 
 

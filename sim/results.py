@@ -2,7 +2,8 @@
 
 Layout of ``results/<run-id>/``::
 
-    config.json                 the plan, its deal and aggregates versions, provenance (package version, git revision)
+    config.json                 the plan, its players spelled out (every setting), its deal and aggregates
+                                versions, provenance (package version, git revision)
     chunks/NNNNNN.json          per-chunk aggregates; present means the chunk is finished
     chunks/NNNNNN.parquet       per-round (or per-game) rows of the chunk, unless rows are off
     aggregates.json             all chunks added up
@@ -23,6 +24,7 @@ from typing import Any
 import pandas as pd
 
 from sim.files import UnreadableFile, atomic_write_bytes, read_bounded
+from sim.numbers import shown
 
 MAX_JSON_BYTES = 1 << 28  # aggregates of the largest runs are a few megabytes
 # What config.json records besides the plan, because a run written under another version of either
@@ -78,8 +80,24 @@ class RunStore:
                         f"{self.path} was written with {key.replace('_', ' ')} {was} and this cardsim "
                         f"writes version {now}; choose another --out or delete it"
                     )
+            self._check_players(stored.get("resolved_players"), config)
             return
         self.write_json("config.json", config)
+
+    def _check_players(self, stored: Any, config: dict[str, Any]) -> None:
+        """ResultsError if the stored run's players, spelled out, are not the ones asked for now: a
+        default changed since (the plan says ``heuristic`` either way)."""
+        if stored is None:
+            return  # written before runs recorded it
+        now = config["resolved_players"]
+        if not isinstance(stored, list) or len(stored) != len(now):
+            raise ResultsError(f"{self.path / 'config.json'} is not a cardsim run configuration")
+        for spec, was, resolved in zip(config["plan"]["players"], stored, now):
+            if was != resolved:
+                raise ResultsError(
+                    f"{self.path} was played with {shown(spec)} as its settings were then (config.json's "
+                    "resolved_players), and they have changed; choose another --out or delete it"
+                )
 
     def read_config(self) -> dict[str, Any]:
         config = self._read_json(self.path / "config.json")

@@ -93,10 +93,17 @@ class Plan:
         return game
 
     @property
+    def resolved_players(self) -> list[str]:
+        """Each player's spec spelled out (``strategies.resolved``): its settings, defaults included."""
+        return [strategy_registry.resolved(self.game, spec) for spec in self.players]
+
+    @property
     def run_id(self) -> str:
-        described = asdict(self)
+        described: dict[str, Any] = asdict(self)
         if not self.seat_plan:
-            del described["seat_plan"]  # so plans from before the field keep their run ids
+            del described["seat_plan"]
+        # A strategy whose defaults changed since plays another run, which must not resume this one.
+        described["resolved_players"] = self.resolved_players
         digest = hashlib.sha256(json.dumps(described, sort_keys=True).encode()).hexdigest()
         return f"{self.game}-{digest[:10]}"
 
@@ -567,6 +574,7 @@ def plan_config(plan: Plan) -> dict[str, Any]:
     return {
         "plan": asdict(plan),
         "run_id": plan.run_id,
+        "resolved_players": plan.resolved_players,
         "deal_version": deal_version,
         "aggregates_version": AGGREGATES_VERSION,
         **provenance(),

@@ -57,6 +57,12 @@ class OneOf:
 
 
 @dataclass(frozen=True)
+class NestedSpec:
+    """Annotation of a text setting whose value is itself a strategy spec of the same game, such as
+    ``mc``'s ``rollout``: ``resolved`` spells it out in turn."""
+
+
+@dataclass(frozen=True)
 class StrategyInfo:
     """A registered strategy: how to build it and what to tell users about it."""
 
@@ -93,14 +99,27 @@ class StrategyInfo:
     @property
     def limits(self) -> dict[str, Between | OneOf]:
         """The declared range or choices of each setting that has one."""
-        function = self.factory.__init__ if inspect.isclass(self.factory) else self.factory
-        hints = typing.get_type_hints(function, include_extras=True)
         return {
             name: limit
-            for name, hint in hints.items()
-            for limit in getattr(hint, "__metadata__", ())
+            for name, annotations in self._annotations().items()
+            for limit in annotations
             if isinstance(limit, (Between, OneOf))
         }
+
+    @property
+    def nested_specs(self) -> tuple[str, ...]:
+        """The settings whose values are strategy specs (annotated ``NestedSpec``)."""
+        return tuple(
+            name
+            for name, annotations in self._annotations().items()
+            if any(isinstance(annotation, NestedSpec) for annotation in annotations)
+        )
+
+    def _annotations(self) -> dict[str, tuple[Any, ...]]:
+        """Each setting's ``Annotated`` metadata."""
+        function = self.factory.__init__ if inspect.isclass(self.factory) else self.factory
+        hints = typing.get_type_hints(function, include_extras=True)
+        return {name: getattr(hint, "__metadata__", ()) for name, hint in hints.items()}
 
 
 _registry: dict[str, dict[str, StrategyInfo]] = {}
@@ -282,8 +301,8 @@ def get_fair(game: str, spec: str, where: str) -> Strategy:
     return strategy
 
 
-def get(game: str, spec: str) -> Strategy:
-    """Build the strategy a spec such as ``"mc:samples=64"`` names; its ``name`` is the spec."""
+def _settings(game: str, spec: str) -> tuple[StrategyInfo, dict[str, Any]]:
+    """The registration a spec names and the settings it gives, each checked and converted."""
     name, raw_settings = parse_spec(spec)
     registration = info(game, name)
     required = registration.required
@@ -301,7 +320,36 @@ def get(game: str, spec: str) -> Strategy:
             settings[key] = _convert(value, defaults.get(key, ""), limits.get(key))
         except (NumberError, ValueError) as error:
             raise StrategyError(f"bad value for {key} of {registration.name}: {error}") from None
+    return registration, settings
+
+
+def get(game: str, spec: str) -> Strategy:
+    """Build the strategy a spec such as ``"mc:samples=64"`` names; its ``name`` is the spec."""
+    registration, settings = _settings(game, spec)
     # The spec labels the object for messages (read back with getattr): the Strategy protocol has no name.
     strategy: Any = registration.factory(**settings)
     strategy.name = spec.strip()
     return strategy
+
+
+def resolved(game: str, spec: str) -> str:
+    """The spec spelled out: the strategy's registered name (not an alias) and every one of its
+    settings, defaults included, nested specs resolved in turn. Two specs resolve alike when they
+    build the same player (``best`` and what it stands for, ``mc`` and ``mc:samples=48``), and a spec
+    resolves differently once a default it relies on changes: runs are told apart by it."""
+    registration, settings = _settings(game, spec)
+    values = {**registration.parameters, **settings}
+    nested = registration.nested_specs
+    order = [*registration.required, *registration.parameters]
+    written = [f"{key}={_written(game, values[key], key in nested)}" for key in order]
+    return ":".join([registration.name, ",".join(written)]) if written else registration.name
+
+
+def _written(game: str, value: Any, is_spec: bool) -> str:
+    """A setting's value as a spec writes it: a nested spec resolved (in parentheses if it has settings)."""
+    if is_spec:
+        spec = resolved(game, value)
+        return f"({spec})" if ":" in spec else spec
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)

@@ -283,6 +283,45 @@ def test_a_run_dealt_or_summed_otherwise_is_not_resumed(tmp_path, key, stored_ve
         run_plan(plan, tmp_path)
 
 
+@pytest.fixture
+def bolder_heuristic(monkeypatch):
+    """Straights' heuristic as if its default ``gift`` had changed (3.0 to 2.0) since a run was played."""
+    import strategies
+    from strategies.straights.heuristic import Heuristic
+
+    class Bolder(Heuristic):
+        def __init__(self, own_open: float = 4.0, reach: float = 1.0, gift: float = 2.0) -> None:
+            super().__init__(own_open, reach, gift)
+
+    registered = strategies.info("straights", "heuristic")
+    bolder = strategies.StrategyInfo("straights", "heuristic", Bolder, registered.deterministic, registered.cheating)
+    return lambda: monkeypatch.setitem(strategies._registry["straights"], "heuristic", bolder)
+
+
+def test_a_strategy_whose_defaults_changed_plays_another_run(tmp_path, bolder_heuristic):
+    plan = tournament.Plan("straights", LINEUP, rounds=20, seed=1)
+    before = plan.run_id
+    run_plan(plan, tmp_path)
+    assert "heuristic:own_open=4.0,reach=1.0,gift=3.0" in json.loads((tmp_path / "config.json").read_text())[
+        "resolved_players"
+    ]
+    bolder_heuristic()
+    assert plan.run_id != before
+    with pytest.raises(ResultsError, match="was played with 'heuristic' as its settings were then"):
+        run_plan(plan, tmp_path)  # the same folder named by hand (--out) is not resumed
+
+
+def test_a_run_whose_stored_players_are_corrupt_is_refused(tmp_path):
+    plan = tournament.Plan("straights", LINEUP, rounds=20, seed=1)
+    run_plan(plan, tmp_path)
+    config = json.loads((tmp_path / "config.json").read_text())
+    for corrupt in (5, "heuristic", ["heuristic"]):
+        config["resolved_players"] = corrupt
+        (tmp_path / "config.json").write_text(json.dumps(config))
+        with pytest.raises(ResultsError, match="is not a cardsim run configuration"):
+            run_plan(plan, tmp_path)
+
+
 def test_whole_games_count_wins_draws_and_losses_by_team():
     # Two Gemstones games in the two seatings (heuristic in seat 0, then seat 1): seating 0 is a
     # heuristic win and a draw (both seats win), seating 1 a heuristic loss and a draw.

@@ -58,7 +58,7 @@ import strategies
 from sim.cards import bits_to_bools
 from sim.euchre import fast, rules
 from sim.euchre.observation import NONE, NUM_ACTIONS, Observation, Phase
-from strategies import SEED_MAX, Between, Strategy, register
+from strategies import SEED_MAX, Between, NestedSpec, Strategy, register
 from strategies.euchre.heuristic import same_team
 from strategies.montecarlo import (
     CARD_IDS,
@@ -442,8 +442,8 @@ class MonteCarloLookahead(EuchreLookahead):
     def __init__(
         self,
         samples: Annotated[int, Between(2, MAX_SAMPLES)] = 256,
-        rollout: str = "heuristic",
-        team_rollout: str = TEAM_ROLLOUT,
+        rollout: Annotated[str, NestedSpec()] = "heuristic",
+        team_rollout: Annotated[str, NestedSpec()] = TEAM_ROLLOUT,
         seed: Annotated[int, Between(0, SEED_MAX)] = 0,
         confidence: Annotated[float, Between(0.0, 100.0)] = 1.5,
         oversample: Annotated[int, Between(1, MAX_OVERSAMPLE)] = 8,
@@ -483,7 +483,11 @@ class OracleLookahead(Cheater, EuchreLookahead):
 
     worlds_per_decision = 1  # the true world is the only one, and rollouts in it are deterministic
 
-    def __init__(self, rollout: str = "heuristic", team_rollout: str = TEAM_ROLLOUT) -> None:
+    def __init__(
+        self,
+        rollout: Annotated[str, NestedSpec()] = "heuristic",
+        team_rollout: Annotated[str, NestedSpec()] = TEAM_ROLLOUT,
+    ) -> None:
         super().__init__(rollout, team_rollout)
 
     def worlds(self, observation: Observation) -> Worlds:

@@ -43,7 +43,7 @@ import strategies
 from sim.gemstones import fast, rules
 from sim.gemstones.engine import Variants
 from sim.gemstones.observation import NONE, Observation, Phase
-from strategies import SEED_MAX, Between, register
+from strategies import SEED_MAX, Between, NestedSpec, register
 from strategies.montecarlo import ActionTruth, Cheater, MonteCarlo, Rollouts, decision_rng
 
 SEATS = fast.SEATS
@@ -169,7 +169,7 @@ class MonteCarloLookahead(GemstonesLookahead):
     def __init__(
         self,
         samples: Annotated[int, Between(2, MAX_SAMPLES)] = 16,
-        rollout: str = "heuristic",
+        rollout: Annotated[str, NestedSpec()] = "heuristic",
         seed: Annotated[int, Between(0, SEED_MAX)] = 0,
         confidence: Annotated[float, Between(0.0, 100.0)] = 1.0,
         horizon: Annotated[int, Between(0, MAX_HORIZON)] = HORIZON,
@@ -225,7 +225,11 @@ class OracleLookahead(Cheater, GemstonesLookahead):
 
     worlds_per_decision = 1  # the true world is the only one, and rollouts in it are deterministic
 
-    def __init__(self, rollout: str = "heuristic", horizon: Annotated[int, Between(0, MAX_HORIZON)] = HORIZON) -> None:
+    def __init__(
+        self,
+        rollout: Annotated[str, NestedSpec()] = "heuristic",
+        horizon: Annotated[int, Between(0, MAX_HORIZON)] = HORIZON,
+    ) -> None:
         super().__init__(rollout, horizon)
 
     def worlds(self, observation: Observation) -> fast.GameStates:

@@ -50,7 +50,7 @@ import strategies
 from sim.cards import ALL_CARDS_MASK, NUM_CARDS, bits_to_bools
 from sim.ginrummy import fast, melds, rules
 from sim.ginrummy.observation import DRAW_DISCARD, KNOCK, NONE, NUM_ACTIONS, Observation, Phase
-from strategies import SEED_MAX, Between, Strategy, register
+from strategies import SEED_MAX, Between, NestedSpec, Strategy, register
 from strategies.montecarlo import (
     CARD_IDS,
     Cheater,
@@ -274,7 +274,7 @@ class MonteCarloLookahead(GinLookahead):
     def __init__(
         self,
         samples: Annotated[int, Between(2, MAX_SAMPLES)] = 48,
-        rollout: str = "heuristic",
+        rollout: Annotated[str, NestedSpec()] = "heuristic",
         seed: Annotated[int, Between(0, SEED_MAX)] = 0,
         confidence: Annotated[float, Between(0.0, 100.0)] = 1.0,
         oversample: Annotated[int, Between(1, MAX_OVERSAMPLE)] = 32,
@@ -346,7 +346,9 @@ class OracleLookahead(Cheater, GinLookahead):
     worlds_per_decision = 1  # the true world is the only one, and rollouts in it are deterministic
 
     def __init__(
-        self, rollout: str = "heuristic", throws: Annotated[int, Between(1, rules.FIRST_HAND_SIZE)] = 4
+        self,
+        rollout: Annotated[str, NestedSpec()] = "heuristic",
+        throws: Annotated[int, Between(1, rules.FIRST_HAND_SIZE)] = 4,
     ) -> None:
         super().__init__(rollout, throws)
 

@@ -54,7 +54,7 @@ import strategies
 from sim.cards import ALL_CARDS_MASK, NUM_CARDS
 from sim.straights import fast, rules
 from sim.straights.observation import DISCARDED, Observation, positions_to_cards, take_rows
-from strategies import SEED_MAX, Between, OneOf, Strategy, StrategyError, register
+from strategies import SEED_MAX, Between, NestedSpec, OneOf, Strategy, StrategyError, register
 from strategies.montecarlo import (
     CARD_IDS,
     NOT_YET,
@@ -320,7 +320,7 @@ class MonteCarloLookahead(StraightsLookahead):
     def __init__(
         self,
         samples: Annotated[int, Between(2, MAX_SAMPLES)] = 32,
-        rollout: str = "heuristic",
+        rollout: Annotated[str, NestedSpec()] = "heuristic",
         seed: Annotated[int, Between(0, SEED_MAX)] = 0,
         objective: Annotated[str, OneOf(OBJECTIVES)] = "margin",
         confidence: Annotated[float, Between(0.0, 100.0)] = 1.0,
@@ -349,7 +349,11 @@ class OracleLookahead(Cheater, StraightsLookahead):
 
     worlds_per_decision = 1  # the true world is the only one, and rollouts in it are deterministic
 
-    def __init__(self, rollout: str = "heuristic", objective: Annotated[str, OneOf(OBJECTIVES)] = "margin") -> None:
+    def __init__(
+        self,
+        rollout: Annotated[str, NestedSpec()] = "heuristic",
+        objective: Annotated[str, OneOf(OBJECTIVES)] = "margin",
+    ) -> None:
         super().__init__(rollout, objective)
 
     def worlds(self, observation: Observation) -> Worlds:
