@@ -47,7 +47,7 @@ from typing import Annotated
 import numpy as np
 
 import strategies
-from sim.cards import ALL_CARDS_MASK, NUM_CARDS, bits_to_bools
+from sim.cards import ALL_CARDS_MASK, NUM_CARDS, bits_to_bools, bools_to_bits
 from sim.ginrummy import fast, melds, rules
 from sim.ginrummy.observation import DRAW_DISCARD, KNOCK, NONE, NUM_ACTIONS, Observation, Phase
 from strategies import SEED_MAX, Between, NestedSpec, Strategy, register
@@ -84,24 +84,51 @@ def unseen_cards(observation: Observation) -> np.ndarray:
     return ALL_CARDS_MASK & ~observation.hand & ~observation.discard_pile & ~observation.opponent_took
 
 
-def sample_worlds(observation: Observation, rngs: list[np.random.Generator], samples: int) -> Worlds:
-    """``samples`` worlds per row of ``observation``, row ``r`` drawn from ``rngs[r]`` alone."""
+def draw_keys(observation: Observation, rngs: list[np.random.Generator], samples: int) -> np.ndarray:
+    """(n, samples, 52) a random sort key per card of each world, row ``r``'s from ``rngs[r]`` alone:
+    uniform for the unseen cards, above every one of them for the others. The unseen cards in key
+    order are the world's deal: the first ones complete the opponent's hand, the rest are the stock."""
     size = len(observation)
-    unseen = unseen_cards(observation)
     keys = np.stack([rng.random((samples, NUM_CARDS)) for rng in rngs]) if size else np.zeros((0, samples, NUM_CARDS))
-    is_unseen = ((unseen[:, None] >> CARD_IDS) & 1).astype(bool)
+    is_unseen = ((unseen_cards(observation)[:, None] >> CARD_IDS) & 1).astype(bool)
     keys[~np.broadcast_to(is_unseen[:, None, :], keys.shape)] = _NOT_UNSEEN
-    shuffled = np.argsort(keys, axis=2)  # the unseen cards in random order, then the others
-    missing = rules.HAND_SIZE - np.bitwise_count(observation.opponent_took).astype(np.int64)  # (d,)
-    dealt = np.arange(NUM_CARDS) < missing[:, None]  # (d, 52): the first columns complete the hand
-    bits = np.left_shift(np.int64(1), shuffled)
-    opponent = observation.opponent_took[:, None] | np.bitwise_or.reduce(bits * dealt[:, None, :], axis=2)
+    return keys
+
+
+def missing_cards(observation: Observation) -> np.ndarray:
+    """(n,) how many of the opponent's cards are unseen: ten less those it took from the pile."""
+    return rules.HAND_SIZE - np.bitwise_count(observation.opponent_took).astype(np.int64)
+
+
+def opponent_hands(observation: Observation, keys: np.ndarray) -> np.ndarray:
+    """(n, w) int64 the opponent's hand in each world of ``keys``: what it took from the pile and the
+    unseen cards of the smallest keys. (Sorted keys, not their order: numpy sorts floats several times
+    faster than it argsorts them, or partitions them at ten places.)"""
+    missing = missing_cards(observation)
+    decisions, samples, _ = keys.shape
+    threshold = np.take_along_axis(np.sort(keys, axis=2), np.maximum(missing - 1, 0)[:, None, None], axis=2)
+    dealt = (keys <= threshold) & (missing > 0)[:, None, None]
+    bits = bools_to_bits(dealt.reshape(-1, NUM_CARDS)).reshape(decisions, samples)
+    return observation.opponent_took[:, None] | bits
+
+
+def stocks(observation: Observation, keys: np.ndarray) -> np.ndarray:
+    """(n, w, 52) int8 the stock of each world of ``keys`` in the last ``stock_size`` columns, the
+    next card drawn first: the unseen cards after the opponent's, in key order."""
+    shuffled = np.argsort(keys, axis=2)  # the unseen cards in key order, then the others
+    missing, samples = missing_cards(observation), keys.shape[1]
     # Column j of the stock (j >= 52 - stock_size) is shuffled card missing + j - (52 - stock_size).
     stock_size = observation.stock_size.astype(np.int64)
     source = missing[:, None] + np.arange(NUM_CARDS) - (NUM_CARDS - stock_size[:, None])
     in_stock = (source >= missing[:, None])[:, None, :]
     stock = np.take_along_axis(shuffled, np.clip(source, 0, NUM_CARDS - 1)[:, None, :].repeat(samples, 1), axis=2)
-    return Worlds(opponent, (stock * in_stock).astype(np.int8))
+    return (stock * in_stock).astype(np.int8)
+
+
+def sample_worlds(observation: Observation, rngs: list[np.random.Generator], samples: int) -> Worlds:
+    """``samples`` worlds per row of ``observation``, row ``r`` drawn from ``rngs[r]`` alone."""
+    keys = draw_keys(observation, rngs, samples)
+    return Worlds(opponent_hands(observation, keys), stocks(observation, keys))
 
 
 def pile_order(discard_pile: np.ndarray, top_discard: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -150,12 +177,12 @@ def last_throws(observation: Observation) -> np.ndarray:
     return np.where(taken != NONE, taken, np.asarray(observation.top_discard, dtype=np.int64))
 
 
-def throw_mismatches(observation: Observation, worlds: Worlds, policy: Strategy) -> np.ndarray:
-    """(d, w) whether ``policy``, holding each world's opponent hand and its last throw, would have
+def throw_mismatches(observation: Observation, opponents: np.ndarray, policy: Strategy) -> np.ndarray:
+    """(d, w) whether ``policy``, holding each world's opponent hand (``opponents``) and its last throw, would have
     done anything but throw that card (another card, or a knock): a world in which the opponent's
     last move makes sense is likelier. What the opponent saw then is taken to be what the seat sees
     now, less that card; before the opponent has thrown, nothing is judged."""
-    decisions, samples = worlds.opponent.shape
+    decisions, samples = opponents.shape
     last = last_throws(observation)
     judged = np.flatnonzero(last != NONE)
     mismatches = np.zeros((decisions, samples), dtype=bool)
@@ -164,7 +191,7 @@ def throw_mismatches(observation: Observation, worlds: Worlds, policy: Strategy)
     o = observation.take(np.repeat(judged, samples))
     thrown = np.repeat(last.take(judged), samples)
     bit = card_bits(thrown)
-    hand = worlds.opponent[judged].reshape(-1) | bit
+    hand = opponents[judged].reshape(-1) | bit
     legal = np.zeros((len(hand), NUM_ACTIONS), dtype=bool)
     legal[:, :NUM_CARDS] = bits_to_bools(hand)
     legal[:, KNOCK:] = bits_to_bools(melds.knocking_discards(hand))
@@ -288,16 +315,15 @@ class MonteCarloLookahead(GinLookahead):
 
     def worlds(self, observation: Observation) -> Worlds:
         rngs = [decision_rng(self.seed, *key) for key in decision_keys(observation)]
-        drawn = self.worlds_per_decision * self.oversample
-        worlds = sample_worlds(observation, rngs, drawn)
-        if self.oversample == 1:
-            return worlds
-        # Keep the worlds in which the opponent's last throw is the rollout policy's, first drawn first.
-        kept = likeliest_worlds(throw_mismatches(observation, worlds, self.policy), self.worlds_per_decision)
-        return Worlds(
-            np.take_along_axis(worlds.opponent, kept, axis=1),
-            np.take_along_axis(worlds.stock, kept[:, :, None], axis=1),
-        )
+        keys = draw_keys(observation, rngs, self.worlds_per_decision * self.oversample)
+        opponents = opponent_hands(observation, keys)
+        if self.oversample > 1:
+            # Keep the worlds in which the opponent's last throw is the rollout policy's, first drawn
+            # first; only they need a stock.
+            kept = likeliest_worlds(throw_mismatches(observation, opponents, self.policy), self.worlds_per_decision)
+            opponents = np.take_along_axis(opponents, kept, axis=1)
+            keys = np.take_along_axis(keys, kept[:, :, None], axis=1)
+        return Worlds(opponents, stocks(observation, keys))
 
 
 class HandTruth(Truth):

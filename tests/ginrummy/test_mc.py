@@ -74,7 +74,7 @@ def test_inference_keeps_the_worlds_where_the_opponent_threw_as_the_policy_would
     heuristic = strategies.get("ginrummy", "heuristic")
     o = OBSERVED.take(np.arange(3, len(OBSERVED), 5))
     worlds = mc.sample_worlds(o, [decision_rng(3, row) for row in range(len(o))], 6)
-    mismatches = mc.throw_mismatches(o, worlds, heuristic)
+    mismatches = mc.throw_mismatches(o, worlds.opponent, heuristic)
     last = mc.last_throws(o)
     assert not mismatches[last < 0].any()  # nothing to judge before the opponent's first throw
     assert mismatches.any() and not mismatches.all()
