@@ -53,7 +53,7 @@ def main() -> None:
         head_to_head.play(GAME, a, b, arguments.lookahead_games, SEED, arguments.jobs) for a, b in LOOKAHEAD_PAIRS
     ]
     mc_margin, oracle_margin = (
-        head_to_head.margins_against(GAME, spec, "heuristic", ORACLE_DEALS, SEED + 1, truth_of)
+        head_to_head.margins_against(GAME, spec, "heuristic", ORACLE_DEALS, SEED + 1, truth_of, arguments.jobs)
         for spec in (MC, "oracle-mc")
     )
     times = head_to_head.decision_times(GAME, MC, "heuristic", (0,), SEED + 2, TIMING_GAMES)

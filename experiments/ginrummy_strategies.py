@@ -28,9 +28,9 @@ SEED = 20261125
 PAIRINGS = (("heuristic", "simple"), ("heuristic", "cs340"), ("simple", "cs340"))
 # The lookahead with its settings written out, so the doc's tables say what played. (A run's id hashes
 # every player's resolved spec, defaults included: a changed default never reads back old games.)
-MC = "mc:samples=48,oversample=32,throws=4,confidence=1.0"
+MC = "mc:samples=96,oversample=32,throws=4,confidence=2.0"
 LOOKAHEAD_PAIRINGS = ((MC, "simple"), (MC, "cs340"), (MC, "heuristic"))
-HAND_DEALS = 300  # deals of the hand-by-hand comparison, each played with the seats swapped
+HAND_DEALS = 2_000  # deals of the hand-by-hand comparison, each played with the seats swapped
 TIMING_HANDS = 6
 DOC = Path(__file__).resolve().parent.parent / "docs" / "ginrummy.md"
 
@@ -54,7 +54,7 @@ def main() -> None:
         head_to_head.play(GAME, a, b, arguments.lookahead_games, SEED, arguments.jobs) for a, b in LOOKAHEAD_PAIRINGS
     ]
     mc_margin, oracle_margin = (
-        head_to_head.margins_against(GAME, spec, "heuristic", HAND_DEALS, SEED + 1, truth_of)
+        head_to_head.margins_against(GAME, spec, "heuristic", HAND_DEALS, SEED + 1, truth_of, arguments.jobs)
         for spec in (MC, "oracle-mc")
     )
     closed = stats.ratio_interval(mc_margin, oracle_margin, CONFIDENCE)  # deal by deal: the same deals
@@ -68,7 +68,7 @@ def main() -> None:
             "",
             head_to_head.table(records, CONFIDENCE),
             "",
-            f"With the lookahead (`{MC}`, the defaults: 48 worlds a decision, inference from 32 times as many), "
+            f"With the lookahead (`{MC}`, the defaults: 96 worlds a decision, inference from 32 times as many, a gate of two standard errors), "
             f"{arguments.lookahead_games:,} deals per pairing:",
             "",
             head_to_head.table(lookahead, CONFIDENCE),

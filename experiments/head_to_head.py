@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from joblib import Parallel, delayed
 
 import strategies
 from sim import games, stats, tournament
@@ -65,16 +66,37 @@ def decision_times(game: str, spec: str, other: str, seats: Sequence[int], seed:
     return np.array(times)
 
 
+MARGIN_SPAN = 250  # deals per task of margins_against
+
+
 def margins_against(
-    game: str, spec: str, other: str, deals: int, seed: int, truth_of: Callable[[np.ndarray, np.ndarray], Truth]
+    game: str,
+    spec: str,
+    other: str,
+    deals: int,
+    seed: int,
+    truth_of: Callable[[np.ndarray, np.ndarray], Truth],
+    jobs: int = 1,
 ) -> np.ndarray:
     """Per deal of ``seed``, ``spec``'s points minus ``other``'s, summed over both seatings of the deal
-    (two-player games, fast engine, round by round). A cheating ``spec`` is bound to ``truth_of``'s
-    Truth of the deals and every seat is watched."""
+    (two-player games, fast engine, round by round), in tasks of ``MARGIN_SPAN`` deals over ``jobs``
+    workers: every decision is seeded by its own hand, so the tasks do not change the result. A
+    cheating ``spec`` is bound to ``truth_of``'s Truth of the deals and every seat is watched."""
+    spans = [(start, min(MARGIN_SPAN, deals - start)) for start in range(0, deals, MARGIN_SPAN)]
+    task = delayed(_margins_of_span)
+    parts = Parallel(n_jobs=jobs)(task(game, spec, other, seed, truth_of, *span) for span in spans)
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+
+
+def _margins_of_span(
+    game: str, spec: str, other: str, seed: int, truth_of: Callable[[np.ndarray, np.ndarray], Truth], start: int, count: int
+) -> np.ndarray:
+    """``margins_against`` of deals ``start .. start + count - 1``."""
     record = games.load(game)
-    dealt, ids = record.deals(seed, 0, deals), np.arange(deals)
+    ids = np.arange(start, start + count)
+    dealt = record.deals(seed, start, count)
     opponent = strategies.get(game, other)
-    margin = np.zeros(deals, dtype=np.int64)
+    margin = np.zeros(count, dtype=np.int64)
     for seat in (0, 1):
         player = strategies.get(game, spec)
         lineup = [opponent, opponent]

@@ -300,10 +300,10 @@ class MonteCarloLookahead(GinLookahead):
 
     def __init__(
         self,
-        samples: Annotated[int, Between(2, MAX_SAMPLES)] = 48,
+        samples: Annotated[int, Between(2, MAX_SAMPLES)] = 96,
         rollout: Annotated[str, NestedSpec()] = "heuristic",
         seed: Annotated[int, Between(0, SEED_MAX)] = 0,
-        confidence: Annotated[float, Between(0.0, 100.0)] = 1.0,
+        confidence: Annotated[float, Between(0.0, 100.0)] = 2.0,
         oversample: Annotated[int, Between(1, MAX_OVERSAMPLE)] = 32,
         throws: Annotated[int, Between(1, rules.FIRST_HAND_SIZE)] = 4,
     ) -> None:
