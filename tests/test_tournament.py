@@ -285,28 +285,28 @@ def test_a_run_dealt_or_summed_otherwise_is_not_resumed(tmp_path, key, stored_ve
 
 @pytest.fixture
 def bolder_heuristic(monkeypatch):
-    """Straights' heuristic as if its default ``gift`` had changed (3.0 to 2.0) since a run was played."""
+    """Call it to make Straights' heuristic as if its default ``gift`` had changed since a run was played."""
     import strategies
     from strategies.straights.heuristic import Heuristic
 
-    class Bolder(Heuristic):
-        def __init__(self, own_open: float = 4.0, reach: float = 1.0, gift: float = 2.0) -> None:
-            super().__init__(own_open, reach, gift)
-
     registered = strategies.info("straights", "heuristic")
-    bolder = strategies.StrategyInfo("straights", "heuristic", Bolder, registered.deterministic, registered.cheating)
-    return lambda: monkeypatch.setitem(strategies._registry["straights"], "heuristic", bolder)
+    defaults = {**registered.parameters, "gift": registered.parameters["gift"] + 1.0}
+
+    def bolder(own_open: float = defaults["own_open"], reach: float = defaults["reach"],
+               gift: float = defaults["gift"]) -> Heuristic:
+        return Heuristic(own_open, reach, gift)
+
+    changed = strategies.StrategyInfo("straights", "heuristic", bolder, registered.deterministic, registered.cheating)
+    return lambda: monkeypatch.setitem(strategies._registry["straights"], "heuristic", changed)
 
 
 def test_a_strategy_whose_defaults_changed_plays_another_run(tmp_path, bolder_heuristic):
     plan = tournament.Plan("straights", LINEUP, rounds=20, seed=1)
-    before = plan.run_id
+    before, resolved = plan.run_id, plan.resolved_players
     run_plan(plan, tmp_path)
-    assert "heuristic:own_open=4.0,reach=1.0,gift=3.0" in json.loads((tmp_path / "config.json").read_text())[
-        "resolved_players"
-    ]
+    assert json.loads((tmp_path / "config.json").read_text())["resolved_players"] == resolved
     bolder_heuristic()
-    assert plan.run_id != before
+    assert plan.run_id != before and plan.resolved_players != resolved
     with pytest.raises(ResultsError, match="was played with 'heuristic' as its settings were then"):
         run_plan(plan, tmp_path)  # the same folder named by hand (--out) is not resumed
 
