@@ -68,7 +68,8 @@ def main() -> None:
             "",
             head_to_head.table(records, CONFIDENCE),
             "",
-            f"With the lookahead (`{MC}`, the defaults: 96 worlds a decision, inference from 32 times as many, a gate of two standard errors), "
+            f"With the lookahead (`{MC}`, the defaults: 96 worlds a decision, inference from 32 times as many, "
+            "a gate of two standard errors), "
             f"{arguments.lookahead_games:,} deals per pairing:",
             "",
             head_to_head.table(lookahead, CONFIDENCE),

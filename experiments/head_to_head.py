@@ -89,7 +89,13 @@ def margins_against(
 
 
 def _margins_of_span(
-    game: str, spec: str, other: str, seed: int, truth_of: Callable[[np.ndarray, np.ndarray], Truth], start: int, count: int
+    game: str,
+    spec: str,
+    other: str,
+    seed: int,
+    truth_of: Callable[[np.ndarray, np.ndarray], Truth],
+    start: int,
+    count: int,
 ) -> np.ndarray:
     """``margins_against`` of deals ``start .. start + count - 1``."""
     record = games.load(game)

@@ -19,7 +19,6 @@ Layout of a league folder::
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import asdict, dataclass
 from itertools import combinations
@@ -27,7 +26,6 @@ from pathlib import Path
 
 import pandas as pd
 
-import strategies as strategy_registry
 from sim import games, seating, stats, tournament
 from sim.results import ResultsError, RunStore
 from sim.tournament import Plan, PlanError
@@ -84,11 +82,7 @@ class League:
 
     @property
     def league_id(self) -> str:
-        # As a run's id: a strategy whose defaults changed since makes another league.
-        resolved = [strategy_registry.resolved(self.game, spec) for spec in self.players]
-        described = {**asdict(self), "resolved_players": resolved}
-        digest = hashlib.sha256(json.dumps(described, sort_keys=True).encode()).hexdigest()
-        return f"league-{self.game}-{digest[:10]}"
+        return f"league-{self.game}-{tournament.lineup_digest(self.game, self.players, asdict(self))}"
 
 
 @dataclass

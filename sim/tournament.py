@@ -101,11 +101,8 @@ class Plan:
     def run_id(self) -> str:
         described: dict[str, Any] = asdict(self)
         if not self.seat_plan:
-            del described["seat_plan"]
-        # A strategy whose defaults changed since plays another run, which must not resume this one.
-        described["resolved_players"] = self.resolved_players
-        digest = hashlib.sha256(json.dumps(described, sort_keys=True).encode()).hexdigest()
-        return f"{self.game}-{digest[:10]}"
+            del described["seat_plan"]  # a plan without seatings of its own hashes as before the field
+        return f"{self.game}-{lineup_digest(self.game, self.players, described)}"
 
     @property
     def num_chunks(self) -> int:
@@ -125,6 +122,14 @@ class Plan:
     def strategy_names(self) -> list[str]:
         """The distinct strategies of the lineup, in lineup order."""
         return list(dict.fromkeys(self.players))
+
+
+def lineup_digest(game: str, players: Iterable[str], described: dict[str, Any]) -> str:
+    """A short hash of ``described`` (a plan or a league) and of its players spelled out: a strategy
+    whose defaults changed since plays another run, which must not resume this one."""
+    resolved = [strategy_registry.resolved(game, spec) for spec in players]
+    text = json.dumps({**described, "resolved_players": resolved}, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:10]
 
 
 @dataclass

@@ -335,8 +335,9 @@ def get(game: str, spec: str) -> Strategy:
 def resolved(game: str, spec: str) -> str:
     """The spec spelled out: the strategy's registered name (not an alias) and every one of its
     settings, defaults included, nested specs resolved in turn. Two specs resolve alike when they
-    build the same player (``best`` and what it stands for, a setting left out and its default given), and a spec
-    resolves differently once a default it relies on changes: runs are told apart by it."""
+    build the same player (``best`` and what it stands for, a setting left out and its default
+    given), and a spec resolves differently once a default it relies on changes: runs are told apart
+    by it."""
     registration, settings = _settings(game, spec)
     values = {**registration.parameters, **settings}
     nested = registration.nested_specs
