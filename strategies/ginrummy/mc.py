@@ -66,6 +66,7 @@ SEATS = rules.NUM_PLAYERS
 ROLLOUT_BATCH = 16_384  # hands per fast-engine call: memory stays flat however many decisions share a batch
 MAX_SAMPLES = 100_000
 MAX_OVERSAMPLE = 1_000
+INFERENCE_ROUND = 4  # worlds judged in the first round of inference, per world kept
 _NOT_UNSEEN = 2.0  # a sort key above any uniform draw: seen cards sort after the unseen ones
 
 
@@ -315,15 +316,44 @@ class MonteCarloLookahead(GinLookahead):
 
     def worlds(self, observation: Observation) -> Worlds:
         rngs = [decision_rng(self.seed, *key) for key in decision_keys(observation)]
-        keys = draw_keys(observation, rngs, self.worlds_per_decision * self.oversample)
-        opponents = opponent_hands(observation, keys)
-        if self.oversample > 1:
-            # Keep the worlds in which the opponent's last throw is the rollout policy's, first drawn
-            # first; only they need a stock.
-            kept = likeliest_worlds(throw_mismatches(observation, opponents, self.policy), self.worlds_per_decision)
-            opponents = np.take_along_axis(opponents, kept, axis=1)
-            keys = np.take_along_axis(keys, kept[:, :, None], axis=1)
-        return Worlds(opponents, stocks(observation, keys))
+        if self.oversample == 1:
+            keys = draw_keys(observation, rngs, self.worlds_per_decision)
+        else:
+            keys = self.likeliest_keys(observation, rngs)
+        return Worlds(opponent_hands(observation, keys), stocks(observation, keys))
+
+    def likeliest_keys(self, observation: Observation, rngs: list[np.random.Generator]) -> np.ndarray:
+        """(n, samples, 52) the keys of the worlds inference keeps: of ``samples * oversample`` drawn,
+        those in which the opponent's last throw is the rollout policy's, first drawn first (then the
+        first others, where too few are).
+
+        The worlds are drawn and judged in rounds, each doubling what a decision has drawn, and a
+        decision stops once ``samples`` of its worlds agree: the worlds after them could not be kept.
+        Each generator draws its worlds in order, so the worlds kept are those of one draw of them
+        all, at a fraction of the judging (the policy's choice in each world is most of the cost).
+        """
+        samples, drawn = self.worlds_per_decision, self.worlds_per_decision * self.oversample
+        mismatches = np.ones((len(observation), drawn), dtype=bool)  # a world not judged is never kept
+        rounds = []
+        pending, start, size = np.arange(len(observation)), 0, min(drawn, INFERENCE_ROUND * samples)
+        while pending.size:
+            judged = observation.take(pending)
+            keys = draw_keys(judged, [rngs[row] for row in pending], size)
+            mismatches[pending, start : start + size] = throw_mismatches(
+                judged, opponent_hands(judged, keys), self.policy
+            )
+            rounds.append((pending, start, keys))
+            start += size
+            agreeing = (~mismatches[pending, :start]).sum(axis=1)
+            pending = pending[agreeing < samples] if start < drawn else pending[:0]
+            size = min(start, drawn - start)
+        kept = likeliest_worlds(mismatches, samples)
+        chosen = np.empty((len(observation), samples, NUM_CARDS))
+        for rows, first, keys in rounds:
+            in_round = (kept[rows] >= first) & (kept[rows] < first + keys.shape[1])
+            row, slot = np.nonzero(in_round)
+            chosen[rows[row], slot] = keys[row, kept[rows[row], slot] - first]
+        return chosen
 
 
 class HandTruth(Truth):

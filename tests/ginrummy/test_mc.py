@@ -12,7 +12,7 @@ from sim.ginrummy import fast, rules
 from sim.ginrummy.game import GAME, new_state
 from sim.ginrummy.observation import Observation
 from strategies.ginrummy import mc
-from strategies.montecarlo import decision_rng
+from strategies.montecarlo import decision_rng, likeliest_worlds
 
 
 def observations(count: int, seed: int) -> Observation:
@@ -78,6 +78,19 @@ def test_inference_keeps_the_worlds_where_the_opponent_threw_as_the_policy_would
     last = mc.last_throws(o)
     assert not mismatches[last < 0].any()  # nothing to judge before the opponent's first throw
     assert mismatches.any() and not mismatches.all()
+
+
+def test_inference_in_rounds_keeps_the_worlds_of_judging_every_draw_at_once():
+    player = strategies.get("ginrummy", "mc:samples=6,oversample=16")
+    o = OBSERVED.take(np.arange(0, len(OBSERVED), 3))
+    drawn = player.worlds_per_decision * player.oversample
+    keys = mc.draw_keys(o, [decision_rng(0, *key) for key in mc.decision_keys(o)], drawn)
+    judged = mc.throw_mismatches(o, mc.opponent_hands(o, keys), player.policy)
+    kept = likeliest_worlds(judged, player.worlds_per_decision)
+    expected = np.take_along_axis(keys, kept[:, :, None], axis=1)
+    rngs = [decision_rng(0, *key) for key in mc.decision_keys(o)]
+    assert np.array_equal(player.likeliest_keys(o, rngs), expected)
+    assert judged.all(axis=1).any() and (~judged).sum(axis=1).max() > player.worlds_per_decision  # both ends
 
 
 def test_both_engines_play_mc_alike():
