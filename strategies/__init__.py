@@ -15,6 +15,7 @@ that registers on import.
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import inspect
 import os
@@ -60,6 +61,20 @@ class OneOf:
 class NestedSpec:
     """Annotation of a text setting whose value is itself a strategy spec of the same game, such as
     ``mc``'s ``rollout``: ``resolved`` spells it out in turn."""
+
+
+@dataclass(frozen=True)
+class DigestOf:
+    """Annotation of a text setting holding the SHA-256 (hex) of the file another setting names,
+    such as ``policy``'s ``sha256`` of its ``path``: ``resolved`` fills it in when left empty, so a
+    spec spelled out names the file's contents and not only its path (a retrained policy saved over
+    the old file plays another run), and the strategy refuses a file whose digest is not the one given."""
+
+    setting: str
+    limit: int
+    """The most bytes such a file may hold (``read_bounded``'s limit)."""
+    what: str
+    """What the file is, for messages: "policy file"."""
 
 
 @dataclass(frozen=True)
@@ -114,6 +129,16 @@ class StrategyInfo:
             for name, annotations in self._annotations().items()
             if any(isinstance(annotation, NestedSpec) for annotation in annotations)
         )
+
+    @property
+    def digests(self) -> dict[str, DigestOf]:
+        """The settings holding a file's digest (annotated ``DigestOf``)."""
+        return {
+            name: annotation
+            for name, annotations in self._annotations().items()
+            for annotation in annotations
+            if isinstance(annotation, DigestOf)
+        }
 
     def _annotations(self) -> dict[str, tuple[Any, ...]]:
         """Each setting's ``Annotated`` metadata."""
@@ -340,10 +365,22 @@ def resolved(game: str, spec: str) -> str:
     by it."""
     registration, settings = _settings(game, spec)
     values = {**registration.parameters, **settings}
+    for key, digest in registration.digests.items():
+        if not values[key]:
+            values[key] = file_digest(values[digest.setting], digest)
     nested = registration.nested_specs
     order = [*registration.required, *registration.parameters]
     written = [f"{key}={_written(game, values[key], key in nested)}" for key in order]
     return ":".join([registration.name, ",".join(written)]) if written else registration.name
+
+
+def file_digest(path: str, digest: DigestOf) -> str:
+    """The SHA-256 (hex) of the file at ``path``; ``StrategyError`` in one line if it cannot be read as
+    the kind of file ``digest`` says."""
+    try:
+        return hashlib.sha256(read_bounded(path, digest.limit, digest.what)).hexdigest()
+    except UnreadableFile as error:
+        raise StrategyError(f"cannot read {digest.what} {shown(path)}: {error}") from None
 
 
 def _written(game: str, value: Any, is_spec: bool) -> str:

@@ -6,19 +6,26 @@ learners): ``game`` (the game's name), then ``weight_0, bias_0, ..., weight_{k-1
 ReLU between layers, the last layer giving one score per action. The policy plays the legal action
 with the highest score (the lowest action on ties), so it is deterministic and plays alike on both
 engines. A linear policy is the one-layer case. ``save_policy`` writes such a file.
+
+A spec spelled out (``strategies.resolved``, what run ids hash) pins the file's contents with
+``sha256=...``: a policy retrained and saved over the same path plays another run, and a pinned
+spec refuses a file that has changed.
 """
 
 from __future__ import annotations
 
+import hashlib
 import io
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Annotated
 
 import numpy as np
 
 from sim import games
 from sim.files import UnreadableFile, atomic_write_bytes, read_bounded
-from strategies import StrategyError, register
+from sim.numbers import shown
+from strategies import DigestOf, StrategyError, register
 
 MAX_POLICY_BYTES = 1 << 28  # a small network's weights; a larger file is not a policy of this kind
 
@@ -45,15 +52,20 @@ class SavedPolicy:
         return np.where(observation.legal_mask, scores, -np.inf).argmax(axis=1)
 
 
-def load_policy(game_name: str, path: str) -> SavedPolicy:
+def load_policy(game_name: str, path: str, sha256: str = "") -> SavedPolicy:
     """The policy saved at ``path`` for ``game_name``; ``StrategyError`` in one line if the file is not
-    a policy of that game (missing, not a regular file, not an .npz archive, wrong shapes)."""
+    a policy of that game (missing, not a regular file, not an .npz archive, wrong shapes) or, when
+    ``sha256`` is given, if its contents' SHA-256 is not that."""
     try:
         data = read_bounded(path, MAX_POLICY_BYTES, "policy file")
-        archive = np.load(io.BytesIO(data), allow_pickle=False)
-        arrays = {name: archive[name] for name in archive.files}
     except UnreadableFile as error:
         raise StrategyError(f"cannot read policy {path}: {error}") from None
+    digest = hashlib.sha256(data).hexdigest()
+    if sha256 and digest != sha256.lower():
+        raise StrategyError(f"{path} has changed since sha256={shown(sha256)} pinned it (its sha256 is now {digest})")
+    try:
+        archive = np.load(io.BytesIO(data), allow_pickle=False)
+        arrays = {name: archive[name] for name in archive.files}
     except (ValueError, OSError, EOFError) as error:  # not an .npz archive, or one holding objects
         raise StrategyError(f"{path} is not a policy file: {error}") from None
     game = games.load(game_name)
@@ -93,6 +105,8 @@ def register_for(game_name: str) -> None:
     """Register ``policy`` as a strategy of ``game_name`` (each game's strategies package calls it)."""
 
     @register(game_name, "policy")
-    def policy(path: str) -> SavedPolicy:
+    def policy(
+        path: str, sha256: Annotated[str, DigestOf("path", MAX_POLICY_BYTES, "policy file")] = ""
+    ) -> SavedPolicy:
         """A trained agent: plays the saved policy file path=FILE (docs/environments.md)."""
-        return load_policy(game_name, path)
+        return load_policy(game_name, path, sha256)

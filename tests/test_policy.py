@@ -1,11 +1,13 @@
 """``policy:path=FILE``: a saved policy seated like any strategy, the same on both engines, and a bad
 file refused in one line."""
 
+import hashlib
+
 import numpy as np
 import pytest
 
 import strategies
-from sim import games
+from sim import games, tournament
 from sim.crosscheck import crosscheck
 from strategies.policy import save_policy
 
@@ -71,3 +73,31 @@ def test_a_bad_policy_file_is_refused_in_one_line(tmp_path, make, message):
     assert "\n" not in str(refused.value)
     with pytest.raises(strategies.StrategyError, match=r"policy needs path=\.\.\. \(for example policy:path=\.\.\.\)"):
         strategies.get("straights", "policy")
+
+
+def test_a_spec_spelled_out_pins_the_policy_files_contents(tmp_path):
+    path = tmp_path / "policy.npz"
+    random_policy("straights", path, seed=1)
+    first = strategies.resolved("straights", f"policy:path={path}")
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    assert first == f"policy:path={path},sha256={digest}"
+    assert strategies.resolved("straights", first) == first
+    strategies.get("straights", first)  # the file it pinned
+
+    random_policy("straights", path, seed=2)  # retrained, saved over the same path
+    assert strategies.resolved("straights", f"policy:path={path}") != first
+    with pytest.raises(strategies.StrategyError, match="has changed since sha256=") as refused:
+        strategies.get("straights", first)
+    assert "\n" not in str(refused.value)
+    with pytest.raises(strategies.StrategyError, match="cannot read policy file") as unreadable:
+        strategies.resolved("straights", f"policy:path={tmp_path}")
+    assert "directory" in str(unreadable.value)
+
+
+def test_a_retrained_policy_plays_another_tournament_run(tmp_path):
+    path = tmp_path / "policy.npz"
+    random_policy("straights", path, seed=1)
+    players = (f"policy:path={path}", "first-legal", "first-legal", "first-legal")
+    before = tournament.Plan(game="straights", players=players, rounds=10, seed=1).run_id
+    random_policy("straights", path, seed=2)
+    assert tournament.Plan(game="straights", players=players, rounds=10, seed=1).run_id != before
