@@ -241,8 +241,7 @@ def draw_slot_cards(
 def likeliest_worlds(mismatches: np.ndarray, keep: int) -> np.ndarray:
     """(d, keep) which of each decision's drawn worlds to keep, given (d, drawn) counts of how often
     the world contradicts what was seen: the fewest contradictions, the first drawn first."""
-    drawn = mismatches.shape[1]
-    return np.argsort(mismatches.astype(np.int64) * drawn + np.arange(drawn), axis=1)[:, :keep]
+    return np.argsort(mismatches, axis=1, kind="stable")[:, :keep]  # stable: ties stay in draw order
 
 
 # --------------------------------------------------------------------------- the oracle's hook

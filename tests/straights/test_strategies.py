@@ -15,7 +15,15 @@ from sim.straights.fast import play_rounds
 from sim.play import play_out
 from sim.straights.game import new_state
 from sim.straights.observation import FIELDS, Observation
-from strategies.montecarlo import Rollouts, Truth, best_candidates, decision_rng, draw_slot_cards, fill_slots
+from strategies.montecarlo import (
+    Rollouts,
+    Truth,
+    best_candidates,
+    decision_rng,
+    draw_slot_cards,
+    fill_slots,
+    likeliest_worlds,
+)
 from strategies.straights.mc import SLOTS, build_worlds, truth_of, what_is_known, win_chances
 
 SMALL_MC = "mc:samples=4"
@@ -247,6 +255,12 @@ def test_the_best_candidate_must_beat_the_policy_choice_clearly():
     assert chosen([0, 0, 0], confidence=0.0) == [2, 1, 0]  # with no confidence asked, any gain wins
     assert chosen([1, 1, 2], confidence=0.0) == [2, 1, 2]  # ties: the preferred if best, else the lowest
     assert chosen([1, 2, 1], confidence=0.0) == [2, 1, 0]
+
+
+def test_inference_keeps_the_worlds_with_fewest_contradictions_first_drawn_first():
+    counts = np.array([[2, 0, 1, 0, 3, 0], [1, 1, 1, 1, 1, 1]])
+    assert likeliest_worlds(counts, 4).tolist() == [[1, 3, 5, 2], [0, 1, 2, 3]]
+    assert likeliest_worlds(counts > 0, 4).tolist() == [[1, 3, 5, 0], [0, 1, 2, 3]]
 
 
 def test_win_chances_reward_lower_scores_and_settle_finished_games():
