@@ -19,12 +19,14 @@ Nothing else constrains them: a card the opponent threw is in the pile or in our
 The pile keeps its top card; the order of the cards below it never matters to play (a seat
 never draws twice from the pile without discarding onto it in between).
 
-**Inference** (``oversample``, 32 by default): draw ``oversample`` times as many worlds and keep
+**Inference** (``oversample``, 128 by default): draw ``oversample`` times as many worlds and keep
 those in which the rollout policy, holding the world's opponent hand and the card the opponent threw
 last, would have thrown that card too (``throw_mismatches``). Uniform worlds deal the opponent
 hands far worse than the ones a player keeps after many turns, and a lookahead in them throws too
 freely: on 300 deals with seats swapped, mc v heuristic scored -4.0 points a hand without
 inference, -1.2 keeping the best quarter, -0.5 the best sixteenth, +0.3 the best sixty-fourth.
+Worlds are judged in rounds and a decision stops once enough agree (``likeliest_keys``), so drawing
+more costs little where the opponent's throw is common; docs/ginrummy.md has the tuning.
 
 **The rollouts** play each world on from the decision (``sim.ginrummy.fast.play_from``); one
 wrapper plays both seats, the candidate at each rollout's first decision and the rollout policy
@@ -305,8 +307,8 @@ class MonteCarloLookahead(GinLookahead):
         rollout: Annotated[str, NestedSpec()] = "heuristic",
         seed: Annotated[int, Between(0, SEED_MAX)] = 0,
         confidence: Annotated[float, Between(0.0, 100.0)] = 2.0,
-        oversample: Annotated[int, Between(1, MAX_OVERSAMPLE)] = 32,
-        throws: Annotated[int, Between(1, rules.FIRST_HAND_SIZE)] = 4,
+        oversample: Annotated[int, Between(1, MAX_OVERSAMPLE)] = 128,
+        throws: Annotated[int, Between(1, rules.FIRST_HAND_SIZE)] = 6,
     ) -> None:
         super().__init__(rollout, throws)
         self.worlds_per_decision = samples
