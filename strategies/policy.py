@@ -108,5 +108,5 @@ def register_for(game_name: str) -> None:
     def policy(
         path: str, sha256: Annotated[str, DigestOf("path", MAX_POLICY_BYTES, "policy file")] = ""
     ) -> SavedPolicy:
-        """A trained agent: plays the saved policy file path=FILE (docs/environments.md)."""
+        """A trained agent: plays the policy file path=FILE (sha256=HEX pins its contents; docs/environments.md)."""
         return load_policy(game_name, path, sha256)
