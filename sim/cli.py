@@ -259,9 +259,15 @@ def command_report(args: argparse.Namespace) -> int:
     plan = tournament.plan_from_config(store.read_config())
     missing = set(range(plan.num_chunks)) - store.finished_chunks()
     if missing:
-        raise UsageError(
-            f"{args.run_dir} is unfinished ({len(missing)} chunks missing); run the tournament again to resume"
+        partial, played = tournament.interim(plan, store)
+        unit = "games" if plan.games else "deals"
+        print(
+            f"Unfinished: {plan.num_chunks - len(missing)} of {plan.num_chunks} chunks stored ({played:,} of "
+            f"{plan.rounds:,} {unit}); interim figures below, no tables or plots written. Run the "
+            "tournament again to resume it.\n"
         )
+        print(format_summary(plan, partial.summary, partial.paired, partial.timing))
+        return 0
     result = tournament.finish(plan, store)
     print(format_summary(plan, result.summary, result.paired, result.timing))
     print(f"\nPlots redrawn in {args.run_dir}/")

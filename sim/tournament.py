@@ -29,7 +29,7 @@ import strategies as strategy_registry
 from sim import games, seating, stats
 from sim.console import progress_bar
 from sim.games import Game
-from sim.results import RunStore
+from sim.results import ResultsError, RunStore
 from sim.timing import TimedStrategy, percentile_seconds
 from sim.workers import keep_temporaries_on_the_heap, local_workers, stopping_early_quietly
 
@@ -556,11 +556,7 @@ def finish(plan: Plan, store: RunStore) -> RunResult:
     """Summarise a run whose chunks are all stored, writing summary.csv, paired.csv and the plots."""
     from sim import plots
 
-    merged = merge(store.load_aggregates(range(plan.num_chunks)))
-    # Times differ from run to run: they are kept apart from the results, which do not.
-    timing = timing_table(plan, merged.pop("timing"))
-    summary = summary_table(plan, merged)
-    paired = paired_table(plan, merged)
+    summary, paired, timing, merged = tables(plan, store.load_aggregates(range(plan.num_chunks)))
     store.write_table("summary.csv", summary)
     if plan.duplicate or len(plan.strategy_names) > 1:
         store.write_table("paired.csv", paired)
@@ -568,6 +564,27 @@ def finish(plan: Plan, store: RunStore) -> RunResult:
     store.write_json("aggregates.json", merged)
     plots.draw_plots(store.path, plan, summary, paired, merged)
     return RunResult(plan, store, summary, paired, timing)
+
+
+def tables(
+    plan: Plan, aggregates: list[dict[str, Any]]
+) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, dict[str, Any]]:
+    """The summary, paired and timing tables of chunk ``aggregates``, and the results merged (without
+    the times, which differ from run to run and are kept apart from the results, which do not)."""
+    merged = merge(aggregates)
+    timing = timing_table(plan, merged.pop("timing"))
+    return summary_table(plan, merged), paired_table(plan, merged), timing, merged
+
+
+def interim(plan: Plan, store: RunStore) -> tuple[RunResult, int]:
+    """The tables of an unfinished run from the chunks stored so far (nothing written), and how many
+    deals (or games) ids they hold; ``ResultsError`` if no chunk is stored yet."""
+    stored = sorted(stored_chunks(plan, store))
+    if not stored:
+        raise ResultsError(f"{store.path} has no finished chunk yet: the first is still being played")
+    summary, paired, timing, _ = tables(plan, store.load_aggregates(stored))
+    played = sum(stop - start for start, stop in map(plan.chunk_span, stored))
+    return RunResult(plan, store, summary, paired, timing), played
 
 
 def plan_config(plan: Plan) -> dict[str, Any]:

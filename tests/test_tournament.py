@@ -259,6 +259,32 @@ def test_config_file_and_report(tmp_path):
     assert (tmp_path / "run" / "mean_points.png").exists()
 
 
+def test_report_on_an_unfinished_run_shows_the_chunks_stored_so_far(tmp_path):
+    plan = tournament.Plan("straights", LINEUP, rounds=400, seed=4, duplicate=True, chunk_size=100)
+    run_plan(plan, tmp_path / "run")
+    store = RunStore(tmp_path / "run")
+    for index in (1, 3):
+        store.chunk_path(index, ".json").unlink()
+    (tmp_path / "run" / "summary.csv").unlink()
+    partial, played = tournament.interim(plan, store)
+    expected, _, _, _ = tournament.tables(plan, store.load_aggregates([0, 2]))
+    pd.testing.assert_frame_equal(partial.summary, expected)
+    assert played == 200
+
+    shown = cardsim("report", str(tmp_path / "run"))
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.startswith("Unfinished: 2 of 4 chunks stored (200 of 400 deals)")
+    assert "heuristic" in shown.stdout
+    assert not (tmp_path / "run" / "summary.csv").exists()  # interim figures are shown, not written
+
+    for index in (0, 2):
+        store.chunk_path(index, ".json").unlink()
+    empty = cardsim("report", str(tmp_path / "run"))
+    assert empty.returncode != 0
+    assert empty.stderr.strip().endswith("has no finished chunk yet: the first is still being played")
+    assert len(empty.stderr.strip().splitlines()) == 1
+
+
 def test_config_json_records_how_to_rerun(tmp_path):
     plan = tournament.Plan("straights", LINEUP, rounds=100, seed=1)
     run_plan(plan, tmp_path)
