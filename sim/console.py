@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import threading
 from collections.abc import Callable, Iterator, Mapping
 from typing import TextIO
 
@@ -20,6 +21,7 @@ from sim.numbers import NumberError, parse_int
 
 INTERRUPTED_STATUS = 130  # 128 + SIGINT
 FAILED_STATUS = 1
+TICK_SECONDS = 1.0  # how often a progress bar is redrawn while nothing finishes
 SCALED_COUNTS_FROM = 1_000_000  # below this a bar shows exact counts ("72/200"), above it "1.20M/10.0M"
 
 
@@ -113,12 +115,40 @@ def _flush_quietly(stream: TextIO) -> None:
         pass  # the interrupted output may be gone too; the one line on stderr is what matters
 
 
+class TickingBar(tqdm):
+    """A tqdm bar that, on a terminal, is redrawn every ``TICK_SECONDS`` even while no unit finishes,
+    so its elapsed time keeps counting: a chunk of a slow strategy's games can take minutes, and a bar
+    frozen at zero for that long looks like a hung program. (Written to a file, it is drawn as tqdm
+    draws it: a log gains no line a second.)"""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._stopped = threading.Event()
+        self._ticker: threading.Thread | None = None
+        if not self.disable and getattr(self.fp, "isatty", lambda: False)():
+            self._ticker = threading.Thread(target=self._tick, name="progress-bar", daemon=True)
+            self._ticker.start()
+
+    def _tick(self) -> None:
+        while not self._stopped.wait(TICK_SECONDS):
+            self.refresh()
+
+    def close(self) -> None:
+        ticker = getattr(self, "_ticker", None)  # tqdm may close a bar whose __init__ did not finish
+        if ticker is not None:
+            self._stopped.set()
+            ticker.join()
+            self._ticker = None
+        super().close()
+
+
 def progress_bar(total: int | None, unit: str, description: str, enabled: bool, initial: int = 0) -> tqdm:
     """A progress bar on stderr that counts whole ``unit``s (no total: a count and a rate, no ETA).
 
-    It is drawn at once, before the first unit is done, so a long run never starts in silence.
+    It is drawn at once, before the first unit is done, so a long run never starts in silence, and
+    redrawn every second, so its elapsed time keeps counting while a slow unit is under way.
     """
-    return tqdm(
+    return TickingBar(
         total=total,
         initial=initial,
         unit=unit,

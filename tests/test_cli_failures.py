@@ -1,6 +1,7 @@
 """`cardsim` as a new user meets it when things go wrong: bad output folders, too many workers, a
 closed pipe, Ctrl-C, a killed process, huge sizes, progress bars, reruns, file modes."""
 
+import io
 import os
 import signal
 import stat
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from sim.console import progress_bar
+from sim.console import TickingBar, progress_bar
 from sim.workers import worker_count
 
 ROOT = Path(__file__).parents[1]
@@ -191,6 +192,24 @@ def test_progress_bars_count_whole_units():
     with progress_bar(None, "deal", "match", enabled=True) as bar:
         bar.update(512)
         assert "512deal" in str(bar).replace(" ", "") and "<" not in str(bar)  # no ETA without a total
+
+
+class Terminal(io.StringIO):
+    """A text stream that says it is a terminal."""
+
+    def isatty(self):
+        return True
+
+
+def test_a_bar_on_a_terminal_keeps_its_clock_running_while_nothing_finishes():
+    terminal, log = Terminal(), io.StringIO()
+    bars = [TickingBar(total=10, unit="game", file=stream) for stream in (terminal, log)]
+    time.sleep(2.5)
+    for bar in bars:
+        bar.close()
+    drawn = terminal.getvalue().replace("\r", "\n")
+    assert "0/10 [00:02<?" in drawn  # redrawn without an update
+    assert "[00:01" not in log.getvalue()  # a file gets no line a second, only its first and last
 
 
 @pytest.mark.parametrize("args", [
