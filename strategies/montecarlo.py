@@ -15,9 +15,10 @@ This is perfect-information Monte Carlo (Ginsberg's GIB): for each decision of a
    policy's choice is rollout policy improvement: with exact values the lookahead never does worse
    than the policy it rolls out; the confidence keeps sampling noise from passing for a gain.
 
-A game subclasses ``MonteCarlo`` and supplies steps 1–3 and the policy's choice; this module does
-the bookkeeping. Values are integers (higher is better), so totals are exact, and every quantity a
-choice depends on is computed from that decision's own rollouts: the batch makes no difference.
+A game subclasses ``MonteCarlo`` and supplies steps 1–3 and the policy's choice (``SlotLookahead``
+supplies the choice where candidates are action slots); this module does the bookkeeping. Values
+are integers (higher is better), so totals are exact, and every quantity a choice depends on is
+computed from that decision's own rollouts: the batch makes no difference.
 
 It also holds what every game's sampler and oracle share:
 
@@ -168,6 +169,19 @@ class MonteCarlo(ABC):
     @abstractmethod
     def action(self, observation: Any, choice: np.ndarray) -> np.ndarray:
         """(n,) the actions at the chosen candidate slots."""
+
+
+class SlotLookahead(MonteCarlo):
+    """A lookahead whose candidates are the game's action slots (a candidate's index is its action),
+    preferring the rollout ``policy``'s own choice."""
+
+    policy: Strategy
+
+    def policy_candidate(self, observation: Any, deciding: np.ndarray) -> np.ndarray:
+        return np.asarray(self.policy.choose(observation.take(deciding)), dtype=np.int64)
+
+    def action(self, observation: Any, choice: np.ndarray) -> np.ndarray:
+        return choice.astype(np.int64)
 
 
 # --------------------------------------------------------------------------- sampling worlds

@@ -65,8 +65,8 @@ from strategies.montecarlo import (
     NOT_YET,
     ActionTruth,
     Cheater,
-    MonteCarlo,
     Rollouts,
+    SlotLookahead,
     card_bits,
     decision_rng,
     draw_slot_cards,
@@ -392,7 +392,7 @@ def policy_mismatches(
     return mismatches.reshape(decisions, samples)
 
 
-class EuchreLookahead(MonteCarlo):
+class EuchreLookahead(SlotLookahead):
     """The Euchre side of the lookahead; subclasses say which worlds to play in."""
 
     def __init__(self, rollout: str, team_rollout: str) -> None:
@@ -405,12 +405,6 @@ class EuchreLookahead(MonteCarlo):
 
     def candidates(self, observation: Observation) -> np.ndarray:
         return bits_to_bools(observation.legal, NUM_ACTIONS)
-
-    def policy_candidate(self, observation: Observation, deciding: np.ndarray) -> np.ndarray:
-        return np.asarray(self.policy.choose(observation.take(deciding)), dtype=np.int64)
-
-    def action(self, observation: Observation, choice: np.ndarray) -> np.ndarray:
-        return choice.astype(np.int64)  # a candidate's slot is its action
 
     def roll_out(self, observation: Observation, deciding: np.ndarray, rollouts: Rollouts) -> np.ndarray:
         deciders = observation.take(deciding)

@@ -44,7 +44,7 @@ from sim.gemstones import fast, rules
 from sim.gemstones.engine import Variants
 from sim.gemstones.observation import NONE, Observation, Phase
 from strategies import SEED_MAX, Between, NestedSpec, register
-from strategies.montecarlo import ActionTruth, Cheater, MonteCarlo, Rollouts, decision_rng
+from strategies.montecarlo import ActionTruth, Cheater, Rollouts, SlotLookahead, decision_rng
 
 SEATS = fast.SEATS
 MAX_SAMPLES = 10_000
@@ -116,7 +116,7 @@ def rules_seen(observation: Observation) -> Variants:
     return Variants(third_chain_cost=int(costs[0]) if len(costs) else Variants().third_chain_cost)
 
 
-class GemstonesLookahead(MonteCarlo):
+class GemstonesLookahead(SlotLookahead):
     """The Gemstones side of the lookahead; subclasses say which worlds to play in."""
 
     def __init__(self, rollout: str, horizon: int) -> None:
@@ -129,12 +129,6 @@ class GemstonesLookahead(MonteCarlo):
 
     def candidates(self, observation: Observation) -> np.ndarray:
         return np.asarray(observation.legal_mask, dtype=bool)
-
-    def policy_candidate(self, observation: Observation, deciding: np.ndarray) -> np.ndarray:
-        return np.asarray(self.policy.choose(observation.take(deciding)), dtype=np.int64)
-
-    def action(self, observation: Observation, choice: np.ndarray) -> np.ndarray:
-        return choice.astype(np.int64)  # a candidate's slot is its action
 
     def roll_out(self, observation: Observation, deciding: np.ndarray, rollouts: Rollouts) -> np.ndarray:
         deciders = observation.take(deciding)

@@ -56,8 +56,8 @@ from strategies import SEED_MAX, Between, NestedSpec, Strategy, register
 from strategies.montecarlo import (
     CARD_IDS,
     Cheater,
-    MonteCarlo,
     Rollouts,
+    SlotLookahead,
     Truth,
     card_bits,
     decision_rng,
@@ -67,6 +67,7 @@ from strategies.montecarlo import (
 SEATS = rules.NUM_PLAYERS
 ROLLOUT_BATCH = 16_384  # hands per fast-engine call: memory stays flat however many decisions share a batch
 MAX_SAMPLES = 100_000
+THROWS = 6  # the throws looked at besides the rollout policy's, by the least deadwood they leave (docs/ginrummy.md)
 MAX_OVERSAMPLE = 1_000
 INFERENCE_ROUND = 4  # worlds judged in the first round of inference, per world kept
 _NOT_UNSEEN = 2.0  # a sort key above any uniform draw: seen cards sort after the unseen ones
@@ -250,7 +251,7 @@ def decision_keys(observation: Observation) -> list[tuple[int, ...]]:
     return list(zip(*(np.asarray(values, dtype=np.int64).tolist() for values in columns)))
 
 
-class GinLookahead(MonteCarlo):
+class GinLookahead(SlotLookahead):
     """The Gin Rummy side of the lookahead; subclasses say which worlds to play in."""
 
     def __init__(self, rollout: str, throws: int) -> None:
@@ -275,12 +276,6 @@ class GinLookahead(MonteCarlo):
         kept[:, NUM_CARDS:KNOCK] = True  # the draws
         kept[np.arange(len(legal)), self.policy.choose(observation)] = True
         return legal & kept
-
-    def policy_candidate(self, observation: Observation, deciding: np.ndarray) -> np.ndarray:
-        return np.asarray(self.policy.choose(observation.take(deciding)), dtype=np.int64)
-
-    def action(self, observation: Observation, choice: np.ndarray) -> np.ndarray:
-        return choice.astype(np.int64)  # a candidate's slot is its action
 
     def roll_out(self, observation: Observation, deciding: np.ndarray, rollouts: Rollouts) -> np.ndarray:
         deciders = observation.take(deciding)
@@ -308,7 +303,7 @@ class MonteCarloLookahead(GinLookahead):
         seed: Annotated[int, Between(0, SEED_MAX)] = 0,
         confidence: Annotated[float, Between(0.0, 100.0)] = 2.0,
         oversample: Annotated[int, Between(1, MAX_OVERSAMPLE)] = 128,
-        throws: Annotated[int, Between(1, rules.FIRST_HAND_SIZE)] = 6,
+        throws: Annotated[int, Between(1, rules.FIRST_HAND_SIZE)] = THROWS,
     ) -> None:
         super().__init__(rollout, throws)
         self.worlds_per_decision = samples
@@ -406,7 +401,7 @@ class OracleLookahead(Cheater, GinLookahead):
     def __init__(
         self,
         rollout: Annotated[str, NestedSpec()] = "heuristic",
-        throws: Annotated[int, Between(1, rules.FIRST_HAND_SIZE)] = 4,
+        throws: Annotated[int, Between(1, rules.FIRST_HAND_SIZE)] = THROWS,
     ) -> None:
         super().__init__(rollout, throws)
 
