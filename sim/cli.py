@@ -260,7 +260,7 @@ def command_report(args: argparse.Namespace) -> int:
     missing = set(range(plan.num_chunks)) - store.finished_chunks()
     if missing:
         partial, played = tournament.interim(plan, store)
-        unit = "games" if plan.games else "deals"
+        unit = ("games" if plan.games else "deals") + (", each in every seating" if plan.duplicate else "")
         print(
             f"Unfinished: {plan.num_chunks - len(missing)} of {plan.num_chunks} chunks stored ({played:,} of "
             f"{plan.rounds:,} {unit}); interim figures below, no tables or plots written. Run the "

@@ -273,7 +273,7 @@ def test_report_on_an_unfinished_run_shows_the_chunks_stored_so_far(tmp_path):
 
     shown = cardsim("report", str(tmp_path / "run"))
     assert shown.returncode == 0, shown.stderr
-    assert shown.stdout.startswith("Unfinished: 2 of 4 chunks stored (200 of 400 deals)")
+    assert shown.stdout.startswith("Unfinished: 2 of 4 chunks stored (200 of 400 deals, each in every seating)")
     assert "heuristic" in shown.stdout
     assert not (tmp_path / "run" / "summary.csv").exists()  # interim figures are shown, not written
 
