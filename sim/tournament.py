@@ -556,7 +556,7 @@ def finish(plan: Plan, store: RunStore) -> RunResult:
     """Summarise a run whose chunks are all stored, writing summary.csv, paired.csv and the plots."""
     from sim import plots
 
-    summary, paired, timing, merged = tables(plan, store.load_aggregates(range(plan.num_chunks)))
+    summary, paired, timing, merged = stored_tables(plan, store, range(plan.num_chunks))
     store.write_table("summary.csv", summary)
     if plan.duplicate or len(plan.strategy_names) > 1:
         store.write_table("paired.csv", paired)
@@ -576,13 +576,27 @@ def tables(
     return summary_table(plan, merged), paired_table(plan, merged), timing, merged
 
 
+def stored_tables(
+    plan: Plan, store: RunStore, indexes: Iterable[int]
+) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, dict[str, Any]]:
+    """``tables`` of the chunks ``indexes`` stored in ``store``; ``ResultsError`` in one line if one of
+    them holds something other than a chunk's results (a damaged or foreign file)."""
+    try:
+        return tables(plan, store.load_aggregates(indexes))
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
+        raise ResultsError(
+            f"{store.chunks} holds a damaged chunk (reading it: {type(error).__name__}): "
+            "delete the chunks that are not this run's, or the whole folder, and run again to play them"
+        ) from None
+
+
 def interim(plan: Plan, store: RunStore) -> tuple[RunResult, int]:
     """The tables of an unfinished run from the chunks stored so far (nothing written), and how many
     deals (or games) ids they hold; ``ResultsError`` if no chunk is stored yet."""
     stored = sorted(stored_chunks(plan, store))
     if not stored:
         raise ResultsError(f"{store.path} has no finished chunk yet: the first is still being played")
-    summary, paired, timing, _ = tables(plan, store.load_aggregates(stored))
+    summary, paired, timing, _ = stored_tables(plan, store, stored)
     played = sum(stop - start for start, stop in map(plan.chunk_span, stored))
     return RunResult(plan, store, summary, paired, timing), played
 

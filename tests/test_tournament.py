@@ -285,6 +285,20 @@ def test_report_on_an_unfinished_run_shows_the_chunks_stored_so_far(tmp_path):
     assert len(empty.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize("content", ["[]", '{"strategies": {"heuristic": {"n": "x"}}, "pairs": {}, "timing": {}}'])
+def test_a_chunk_file_holding_something_else_is_one_line(tmp_path, content):
+    plan = tournament.Plan("straights", LINEUP, rounds=200, seed=4, chunk_size=100)
+    run_plan(plan, tmp_path / "run")
+    RunStore(tmp_path / "run").chunk_path(1, ".json").write_text(content)
+    for finished in (True, False):
+        if not finished:
+            RunStore(tmp_path / "run").chunk_path(0, ".json").unlink()  # the interim report reads it too
+        shown = cardsim("report", str(tmp_path / "run"))
+        assert shown.returncode == 2
+        assert shown.stderr.count("\n") == 1 and "holds a damaged chunk (reading it: " in shown.stderr
+        assert "Traceback" not in shown.stderr
+
+
 def test_config_json_records_how_to_rerun(tmp_path):
     plan = tournament.Plan("straights", LINEUP, rounds=100, seed=1)
     run_plan(plan, tmp_path)
