@@ -30,7 +30,7 @@ import pandas as pd
 from joblib import Parallel, delayed
 
 import strategies
-from experiments import head_to_head
+from experiments import RUNS_KEPT, head_to_head, run_script
 from experiments.head_to_head import RESULTS
 from sim import stats, tournament
 from sim.euchre import fast, rules
@@ -426,4 +426,4 @@ made against. mc gains nothing from it (above): its lookahead weighs such ruffs 
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main, "experiments.euchre_strategies", RUNS_KEPT)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from experiments import head_to_head
+from experiments import RUNS_KEPT, head_to_head, run_script
 from sim import games, stats
 from strategies.ginrummy.mc import truth_of
 
@@ -99,4 +99,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main, "experiments.ginrummy_strategies", RUNS_KEPT)

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
+from experiments import run_script
 from sim import envs, games, tournament
 from sim.results import RunStore
 from strategies.policy import save_policy
@@ -133,4 +134,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main, "experiments.straights_policy")

@@ -30,6 +30,7 @@ import numpy as np
 from joblib import Parallel, delayed
 
 import strategies
+from experiments import run_script
 from sim import seating, stats
 from sim.straights import fast, rules
 from sim.straights.engine import Round
@@ -348,4 +349,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main, "experiments.straights_strategies")
