@@ -32,7 +32,7 @@ from joblib import Parallel, delayed
 import strategies
 from experiments import RUNS_KEPT, head_to_head, run_script
 from experiments.head_to_head import RESULTS
-from sim import stats, tournament
+from sim import report, stats, tournament
 from sim.euchre import fast, rules
 from sim.euchre.engine import Hand
 from sim.euchre.game import GAME, new_state
@@ -72,7 +72,7 @@ def measure(a: str, b: str, rounds: int, seed: int, jobs: int, games: bool = Fal
                            engine="fast", keep_rounds=False)
     store = RunStore(RESULTS / plan.run_id)
     result = tournament.run(plan, store, jobs=jobs, progress=True)
-    merged = tournament.merge(store.load_aggregates(range(plan.num_chunks)))
+    merged = report.merge(store.load_aggregates(range(plan.num_chunks)))
     diff = merged["pairs"][f"{a}\t{b}"]["diff"]
     difference = stats.mean_interval_from_moments(diff["n"], diff["sum"], diff["sum_sq"], CONFIDENCE)
     return Match(rounds, result.summary.set_index("strategy"), merged, difference)

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from sim import games, seating, stats, tournament
+from sim import games, report, seating, stats, tournament
 from sim.results import ResultsError, RunStore
 from sim.tournament import Plan, PlanError
 
@@ -176,7 +176,7 @@ def matrix_table(league: League, paired: dict[tuple[int, int], pd.Series]) -> pd
                     "strategy": league.players[me],
                     "opponent": league.players[them],
                     "deals": int(pair["deals"]),
-                    **tournament.outcome_columns(int(wins), int(pair["draws"]), int(losses)),
+                    **report.outcome_columns(int(wins), int(pair["draws"]), int(losses)),
                     "mean_diff": sign * pair["mean_diff"],
                     "diff_ci95_low": low,
                     "diff_ci95_high": high,

@@ -25,7 +25,8 @@ from typing import Literal
 
 from sim import games, stats
 from sim.console import progress_bar
-from sim.tournament import ChunkResult, Plan, PlanError, merge, play_chunk, play_chunk_importing, registering_modules
+from sim.report import merge
+from sim.tournament import ChunkResult, Plan, PlanError, play_chunk, play_chunk_importing, registering_modules
 from sim.workers import in_order
 
 BATCH_DEALS = {"fast": 256, "reference": 32}  # deals between two looks at the test

@@ -1,10 +1,186 @@
-"""Summary tables for the terminal, from a run's tables (``sim.plots`` draws its PNGs)."""
+"""A run's tables: the chunks' aggregates merged into the summary, paired and timing tables, and
+those tables as terminal text (``sim.plots`` draws their PNGs)."""
 
 from __future__ import annotations
 
+import json
+import math
+from typing import TYPE_CHECKING, Any
+
 import pandas as pd
 
-from sim import games
+from sim import games, stats
+from sim.timing import percentile_seconds
+
+if TYPE_CHECKING:
+    from sim.tournament import Plan
+
+
+def tables(
+    plan: Plan, aggregates: list[dict[str, Any]]
+) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, dict[str, Any]]:
+    """The summary, paired and timing tables of chunk ``aggregates``, and the results merged (without
+    the times, which differ from run to run and are kept apart from the results, which do not)."""
+    merged = merge(aggregates)
+    timing = timing_table(plan, merged.pop("timing"))
+    return summary_table(plan, merged), paired_table(plan, merged), timing, merged
+
+
+def merge(aggregates: list[dict[str, Any]]) -> dict[str, Any]:
+    """The sum of chunk aggregates (histograms added bin by bin)."""
+
+    def add(total: Any, part: Any) -> Any:
+        if isinstance(part, dict):
+            for key, value in part.items():
+                total[key] = add(total[key], value) if key in total else _copy(value)
+            return total
+        if isinstance(part, list):
+            longer, shorter = (total, part) if len(total) >= len(part) else (part, total)
+            return [x + (shorter[i] if i < len(shorter) else 0) for i, x in enumerate(longer)]
+        return total + part
+
+    merged: dict[str, Any] = {}
+    for part in aggregates:
+        merged = add(merged, part)
+    return merged
+
+
+def _copy(value: Any) -> Any:
+    return json.loads(json.dumps(value))
+
+
+def summary_table(plan: Plan, merged: dict[str, Any]) -> pd.DataFrame:
+    """One row per strategy: rounds, mean points with a 95% interval, the share of its rounds (games)
+    with the table's best result (fewest points, or most where more is better), and in game mode
+    its games won, drawn and lost."""
+    rows = []
+    for name in plan.strategy_names:
+        entry = merged["strategies"][name]
+        interval = stats.mean_interval_from_moments(entry["n"], entry["sum"], entry["sum_sq"])
+        row = {
+            "strategy": name,
+            "seats": plan.players.count(name),
+            "rounds": entry["game_rounds"] if plan.games else entry["n"],
+            "mean_points": interval.estimate,
+            "ci95_low": interval.low,
+            "ci95_high": interval.high,
+            "best_share": entry["best"] / entry["n"],
+        }
+        if plan.games:
+            # The win rate counts a shared win (a draw) as won, as the specs do for ties; the score
+            # rate counts it half, as chess-engine testers do.
+            wins = stats.wilson_interval(entry["wins"] + entry["draws"], entry["games"])
+            score = stats.score_interval(entry["wins"], entry["draws"], entry["losses"])
+            row.update(
+                games=entry["games"],
+                wins=entry["wins"],
+                draws=entry["draws"],
+                losses=entry["losses"],
+                win_rate=wins.estimate,
+                win_ci95_low=wins.low,
+                win_ci95_high=wins.high,
+                score_rate=score.estimate,
+                score_ci95_low=score.low,
+                score_ci95_high=score.high,
+                mean_game_length=entry["game_rounds"] / entry["games"],
+            )
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+PAIRED_COLUMNS = (
+    "strategy_a",
+    "strategy_b",
+    "deals",
+    "mean_diff",
+    "ci95_low",
+    "ci95_high",
+    "variance_reduction",
+    "wins",
+    "draws",
+    "losses",
+    "score_rate",
+    "score_ci95_low",
+    "score_ci95_high",
+    "elo",
+    "elo_ci95_low",
+    "elo_ci95_high",
+    "los",
+)
+
+
+def paired_table(plan: Plan, merged: dict[str, Any]) -> pd.DataFrame:
+    """Per pair of strategies: the mean per-deal difference a - b with its interval and the variance
+    pairing removed, and the deals (or games) a won, drew and lost against b as chess-engine testers
+    read them: score rate, Elo difference with its interval, and the likelihood that a is stronger."""
+    rows = []
+    for key, pair in merged["pairs"].items():
+        a, b = key.split("\t")
+        diff = pair["diff"]
+        interval = stats.mean_interval_from_moments(diff["n"], diff["sum"], diff["sum_sq"])
+        rows.append(
+            {
+                "strategy_a": a,
+                "strategy_b": b,
+                "deals": diff["n"],
+                "mean_diff": interval.estimate,
+                "ci95_low": interval.low,
+                "ci95_high": interval.high,
+                "variance_reduction": _variance_reduction(pair),
+                **outcome_columns(pair["wins"], pair["draws"], pair["losses"]),
+            }
+        )
+    return pd.DataFrame(rows, columns=list(PAIRED_COLUMNS))
+
+
+def outcome_columns(wins: int, draws: int, losses: int) -> dict[str, float]:
+    """A won-drawn-lost record as chess-engine testers read it: the counts, the score rate and the
+    Elo difference with their 95% intervals, and the likelihood of superiority."""
+    score, elo = stats.score_interval(wins, draws, losses), stats.elo_interval(wins, draws, losses)
+    return {
+        "wins": wins,
+        "draws": draws,
+        "losses": losses,
+        "score_rate": score.estimate,
+        "score_ci95_low": score.low,
+        "score_ci95_high": score.high,
+        "elo": elo.estimate,
+        "elo_ci95_low": elo.low,
+        "elo_ci95_high": elo.high,
+        "los": stats.likelihood_of_superiority(wins, losses),
+    }
+
+
+def timing_table(plan: Plan, timing: dict[str, Any]) -> pd.DataFrame:
+    """Per strategy: the decisions it made and the time it took over one, mean and 99th percentile."""
+    rows = []
+    for name in plan.strategy_names:
+        entry = timing[name]
+        decisions = entry["decisions"]
+        rows.append(
+            {
+                "strategy": name,
+                "decisions": decisions,
+                "seconds": entry["seconds"],
+                "mean_seconds": entry["seconds"] / decisions if decisions else math.nan,
+                "p99_seconds": percentile_seconds(entry["histogram"], 0.99),
+            }
+        )
+    return pd.DataFrame(rows, columns=["strategy", "decisions", "seconds", "mean_seconds", "p99_seconds"])
+
+
+def _variance(moments: dict[str, float]) -> float:
+    n = moments["n"]
+    if n < 2:
+        return math.nan
+    return (moments["sum_sq"] - moments["sum"] ** 2 / n) / (n - 1)
+
+
+def _variance_reduction(pair: dict[str, dict[str, float]]) -> float:
+    """(var a + var b) / var(a - b) over per-deal results: how many times fewer deals pairing needs."""
+    paired = _variance(pair["diff"])
+    unpaired = _variance(pair["a"]) + _variance(pair["b"])
+    return unpaired / paired if paired > 0 else math.nan
 
 
 def format_summary(plan, summary: pd.DataFrame, paired: pd.DataFrame, timing: pd.DataFrame | None = None) -> str:

@@ -56,7 +56,7 @@ class TimedStrategy:
         return actions
 
     def aggregates(self) -> dict[str, Any]:
-        """The counts as additive aggregates (``sim.tournament.merge`` adds them across chunks)."""
+        """The counts as additive aggregates (``sim.report.merge`` adds them across chunks)."""
         return {"decisions": self.decisions, "seconds": self.seconds, "histogram": self.histogram.tolist()}
 
 

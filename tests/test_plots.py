@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 from PIL import Image
 
-from sim import games, plots, tournament
+from sim import games, plots, report, tournament
 from sim.results import RunStore
 
 STRAIGHTS_LINEUP = ("heuristic", "first-legal", "heuristic", "first-legal")
@@ -15,9 +15,9 @@ STRAIGHTS_LINEUP = ("heuristic", "first-legal", "heuristic", "first-legal")
 
 def played_tables(plan):
     """The summary and paired tables and the merged aggregates of ``plan``, played without a store."""
-    merged = tournament.merge([tournament.play_chunk(plan, index).aggregates for index in range(plan.num_chunks)])
+    merged = report.merge([tournament.play_chunk(plan, index).aggregates for index in range(plan.num_chunks)])
     merged.pop("timing")
-    return tournament.summary_table(plan, merged), tournament.paired_table(plan, merged), merged
+    return report.summary_table(plan, merged), report.paired_table(plan, merged), merged
 
 
 def shape_of(plan):

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sim import games, stats, tournament
+from sim import games, report, stats, tournament
 from sim.results import ResultsError, RunStore, newest_run
 
 ROOT = Path(__file__).parents[1]
@@ -161,8 +161,8 @@ def seat_points(team_points: np.ndarray) -> np.ndarray:
 
 def summarize(plan: tournament.Plan, points, rounds=None, winners=None) -> pd.DataFrame:
     game = plan.validate()
-    merged = tournament.merge([tournament.summarize_chunk(plan, game, points, rounds, winners)])
-    return tournament.summary_table(plan, merged).set_index("strategy")
+    merged = report.merge([tournament.summarize_chunk(plan, game, points, rounds, winners)])
+    return report.summary_table(plan, merged).set_index("strategy")
 
 
 def test_partners_count_once_in_the_mean_points_interval():
@@ -267,7 +267,7 @@ def test_report_on_an_unfinished_run_shows_the_chunks_stored_so_far(tmp_path):
         store.chunk_path(index, ".json").unlink()
     (tmp_path / "run" / "summary.csv").unlink()
     partial, played = tournament.interim(plan, store)
-    expected, _, _, _ = tournament.tables(plan, store.load_aggregates([0, 2]))
+    expected, _, _, _ = report.tables(plan, store.load_aggregates([0, 2]))
     pd.testing.assert_frame_equal(partial.summary, expected)
     assert played == 200
 
