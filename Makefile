@@ -35,12 +35,13 @@ browser: | $(BIN)/python
 	  || echo "make test: could not install them (see $(VENV)/browser-install.log); the browser test will fail"; \
 	fi
 
-# The tests, a worker per core (pytest-xdist), then lint, format and types of the package code
+# The tests, a worker per core (pytest-xdist), then lint and format of the code that runs
+# (package, experiments, benchmarks) and types of the package
 # (configured in pyproject.toml).
 test: $(INSTALLED_TEST) browser
 	$(BIN)/python -m pytest -n auto
-	$(BIN)/ruff check sim strategies
-	$(BIN)/ruff format --check sim strategies
+	$(BIN)/ruff check sim strategies experiments benchmarks
+	$(BIN)/ruff format --check sim strategies experiments benchmarks
 	$(BIN)/mypy
 
 bench: $(INSTALLED)

@@ -68,8 +68,9 @@ class Match:
 
 def measure(a: str, b: str, rounds: int, seed: int, jobs: int, games: bool = False) -> Match:
     """Play a, b, a, b in both partnership seatings over ``rounds`` deals (or whole games)."""
-    plan = tournament.Plan("euchre", (a, b, a, b), rounds, seed, duplicate=True, games=games,
-                           engine="fast", keep_rounds=False)
+    plan = tournament.Plan(
+        "euchre", (a, b, a, b), rounds, seed, duplicate=True, games=games, engine="fast", keep_rounds=False
+    )
     store = RunStore(RESULTS / plan.run_id)
     result = tournament.run(plan, store, jobs=jobs, progress=True)
     merged = report.merge(store.load_aggregates(range(plan.num_chunks)))
@@ -182,16 +183,20 @@ def share(part: int, whole: int) -> str:
 def row(match: Match, a: str, b: str) -> str:
     """The doc's table row of match ``a`` vs ``b``."""
     difference, summary = match.difference, match.summary
-    return (f"| `{a}` vs `{b}` | {match.deals:,} | {summary.loc[a, 'rounds']:,} | "
-            f"{summary.loc[a, 'mean_points']:.3f} | {summary.loc[b, 'mean_points']:.3f} | {difference.estimate:+.3f} | "
-            f"[{difference.low:+.3f}, {difference.high:+.3f}] |")
+    return (
+        f"| `{a}` vs `{b}` | {match.deals:,} | {summary.loc[a, 'rounds']:,} | "
+        f"{summary.loc[a, 'mean_points']:.3f} | {summary.loc[b, 'mean_points']:.3f} | {difference.estimate:+.3f} | "
+        f"[{difference.low:+.3f}, {difference.high:+.3f}] |"
+    )
 
 
 def making_row(name: str, counts: MakingCounts) -> str:
     """The doc's table row of one partnership's making counts."""
-    return (f"| {name} | {share(counts.made, counts.hands)} ({counts.made:,}) | "
-            f"{share(counts.euchred, counts.made)} ({counts.euchred:,}) | {counts.points / counts.hands:.3f} | "
-            f"{counts.euchre_points / counts.hands:.3f} | {counts.ruffs_declined / counts.hands:.2f} |")
+    return (
+        f"| {name} | {share(counts.made, counts.hands)} ({counts.made:,}) | "
+        f"{share(counts.euchred, counts.made)} ({counts.euchred:,}) | {counts.points / counts.hands:.3f} | "
+        f"{counts.euchre_points / counts.hands:.3f} | {counts.ruffs_declined / counts.hands:.2f} |"
+    )
 
 
 def main() -> None:
@@ -249,8 +254,8 @@ intervals of the mean per-deal difference, over the {args.deals:,} deals.
 {row(baseline, BASELINE, HEURISTIC)}
 
 Whole games to 10 points, {args.games:,} games each played twice with the partnerships swapped:
-heuristic's team won {won['wins']:,} of {won['games']:,}, {win_interval.estimate:.1%} ({CONFIDENCE:.0%} Wilson interval
-[{win_interval.low:.1%}, {win_interval.high:.1%}]). The interval treats the {won['games']:,} games as independent; the two
+heuristic's team won {won["wins"]:,} of {won["games"]:,}, {win_interval.estimate:.1%} ({CONFIDENCE:.0%} Wilson interval
+[{win_interval.low:.1%}, {win_interval.high:.1%}]). The interval treats the {won["games"]:,} games as independent; the two
 games of a pair share their cards, so it is an approximation.
 
 ## Where the edge over simple comes from
@@ -400,8 +405,8 @@ How the defaults were chosen, always against heuristic with both seatings, on de
   with 256 worlds and -0.031 ± 0.013 with 512 (paired against the defaults' +0.470).
 
 Whole games to 10 points, {args.mc_games:,} games of seed {args.mc_seed} each played twice with the
-partnerships swapped (fast engine, through the tournament runner): mc's team won {mc_won['wins']:,} of
-{mc_won['games']:,}, **{mc_win.estimate:.1%}** ({CONFIDENCE:.0%} Wilson interval [{mc_win.low:.1%}, {mc_win.high:.1%}], each game
+partnerships swapped (fast engine, through the tournament runner): mc's team won {mc_won["wins"]:,} of
+{mc_won["games"]:,}, **{mc_win.estimate:.1%}** ({CONFIDENCE:.0%} Wilson interval [{mc_win.low:.1%}, {mc_win.high:.1%}], each game
 counted once; the two games of a pair share their cards, so the interval is an approximation).
 
 Decision times of mc with its defaults, one observation per call on the reference engine (as

@@ -65,7 +65,7 @@ def train(episodes: int, rate: float, seed: int) -> tuple[LinearSoftmax, list[fl
     for episode in range(episodes):
         environment.reset(seed=seed + episode)
         steps, reward = [], 0.0
-        for agent in environment.agent_iter():
+        for _ in environment.agent_iter():
             observation, reward, terminated, truncated, _ = environment.last()
             if terminated or truncated:
                 environment.step(None)
@@ -85,10 +85,13 @@ def measure(policy: Path, deals: int, out: Path) -> dict[str, tournament.RunResu
     """Duplicate tournaments of the saved policy against first-legal and against heuristic."""
     results = {}
     for opponent in ("first-legal", "heuristic"):
-        # A run is named by its specs, not by the file's weights: a retrained policy needs a fresh run.
+        # A retrained policy is another run (its file's digest is part of it), which this fixed folder,
+        # holding the last policy's run, would refuse.
         shutil.rmtree(out / opponent, ignore_errors=True)
         spec = f"policy:path={policy}"
-        plan = tournament.Plan(GAME, (spec, opponent, spec, opponent), deals, SEED + 1, duplicate=True, keep_rounds=False)
+        plan = tournament.Plan(
+            GAME, (spec, opponent, spec, opponent), deals, SEED + 1, duplicate=True, keep_rounds=False
+        )
         results[opponent] = tournament.run(plan, RunStore(out / opponent), progress=False)
     return results
 
@@ -124,13 +127,17 @@ def main() -> None:
     POLICY.parent.mkdir(parents=True, exist_ok=True)
     save_policy(POLICY, GAME, [learner.weight], [learner.bias])
     draw_curve(history, CURVE, window=max(10, arguments.episodes // 40))
-    print(f"trained on {arguments.episodes:,} rounds in {trained:.0f} s; first and last 1,000: "
-          f"{np.mean(history[:1000]):.2f} and {np.mean(history[-1000:]):.2f} points a round")
+    print(
+        f"trained on {arguments.episodes:,} rounds in {trained:.0f} s; first and last 1,000: "
+        f"{np.mean(history[:1000]):.2f} and {np.mean(history[-1000:]):.2f} points a round"
+    )
     for opponent, result in measure(POLICY, arguments.deals, POLICY.parent / "straights-policy").items():
         pair = result.paired.iloc[0]
-        print(f"policy against {opponent}: {pair['mean_diff']:+.3f} points a deal "
-              f"[{pair['ci95_low']:+.3f}, {pair['ci95_high']:+.3f}], W-D-L {pair['wins']}-{pair['draws']}-"
-              f"{pair['losses']}, Elo {pair['elo']:+.1f}")
+        print(
+            f"policy against {opponent}: {pair['mean_diff']:+.3f} points a deal "
+            f"[{pair['ci95_low']:+.3f}, {pair['ci95_high']:+.3f}], W-D-L {pair['wins']}-{pair['draws']}-"
+            f"{pair['losses']}, Elo {pair['elo']:+.1f}"
+        )
 
 
 if __name__ == "__main__":
