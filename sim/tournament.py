@@ -313,7 +313,8 @@ class RunResult:
     timing: pd.DataFrame
 
 
-def _execute(plan: Plan, todo: Iterable[int], jobs: int, backend: str) -> Iterator[ChunkResult]:
+def play_chunks(plan: Plan, todo: Iterable[int], jobs: int, backend: str = "loky") -> Iterator[ChunkResult]:
+    """The chunks ``todo`` of ``plan`` played over ``jobs`` workers, as they finish (in any order)."""
     if jobs == 1 and backend == "loky":
         for index in todo:
             yield play_chunk(plan, index)
@@ -384,7 +385,7 @@ def run(
     done = sum(plan.chunk_span(i)[1] - plan.chunk_span(i)[0] for i in finished) * per_deal
     label = label or f"{plan.game} {plan.engine}"
     with progress_bar(plan.rounds * per_deal, unit, label, progress, initial=done) as bar:
-        for chunk in _execute(plan, todo, jobs, backend):
+        for chunk in play_chunks(plan, todo, jobs, backend):
             store.write_chunk(chunk.index, chunk.aggregates, chunk.rows)
             bar.update(chunk.deals * per_deal)
     return finish(plan, store)

@@ -280,16 +280,21 @@ class GinLookahead(SlotLookahead):
     def roll_out(self, observation: Observation, deciding: np.ndarray, rollouts: Rollouts) -> np.ndarray:
         deciders = observation.take(deciding)
         states = rollout_states(deciders, rollouts, self.worlds(deciders))
-        seat = states.mover
-        points = np.empty((len(seat), SEATS), dtype=np.int64)
-        for start in range(0, len(seat), ROLLOUT_BATCH):
-            batch = np.arange(start, min(start + ROLLOUT_BATCH, len(seat)))
+        count = len(states.mover)
+        points = np.empty((count, SEATS), dtype=np.int64)
+        for start in range(0, count, ROLLOUT_BATCH):
+            batch = np.arange(start, min(start + ROLLOUT_BATCH, count))
             # Numbered 0 .. m - 1: ForcedFirst finds a hand's candidate by its id.
             part = dataclasses.replace(states.take(batch), round_id=np.arange(len(batch), dtype=np.int64))
             player = ForcedFirst(rollouts.candidate[batch], self.policy)
             points[batch] = fast.play_from(part, [player] * SEATS).points
-        rows = np.arange(len(points))
-        return points[rows, seat] - points[rows, 1 - seat]  # our points minus the opponent's
+        return self.values(states, points)
+
+    def values(self, states: fast.HandStates, points: np.ndarray) -> np.ndarray:
+        """(m,) the deciding seat's value of each rollout from the hand's points (m, 2) by seat: ours
+        minus the opponent's."""
+        rows, seat = np.arange(len(points)), states.mover
+        return points[rows, seat] - points[rows, 1 - seat]
 
 
 @register("ginrummy", "mc", deterministic=True)
