@@ -116,7 +116,7 @@ def main() -> None:
     store = RunStore(head_to_head.RESULTS / variant.run_id)
     store.prepare(tournament.plan_config(variant))
     todo = [index for index in range(min(arguments.chunks, variant.num_chunks)) if index not in store.finished_chunks()]
-    with progress_bar(len(todo), "chunk", f"{GAME} {VARIANT.split(':')[0]}", enabled=True) as bar:
+    with progress_bar(len(todo), "chunk", f"{GAME} {VARIANT.split(':')[0]}", enabled=bool(todo)) as bar:
         for chunk in tournament.play_chunks(variant, todo, arguments.jobs):
             store.write_chunk(chunk.index, chunk.aggregates, chunk.rows)
             bar.update()
