@@ -1,6 +1,7 @@
 """The game objective measured for Gin's lookahead (experiments.ginrummy_objective): the chance to
 win from a pair of scores against exact answers, and ``mc-game`` valuing rollouts by it."""
 
+import importlib
 import math
 from types import SimpleNamespace
 
@@ -8,11 +9,21 @@ import numpy as np
 import pytest
 
 import strategies
-from experiments import ginrummy_objective as objective
-from sim.ginrummy import fast
+from sim.ginrummy import fast, rules
 from sim.ginrummy.game import GAME
 
-TARGET = objective.TARGET
+TARGET = rules.GAME_TARGET
+
+
+@pytest.fixture(scope="module", autouse=True)
+def objective():
+    """The experiment's module, its ``mc-game`` registered for these tests only: other tests (say, of
+    the message listing the known strategies) see the registry as the package leaves it."""
+    before = dict(strategies._registry["ginrummy"])
+    module = importlib.reload(importlib.import_module("experiments.ginrummy_objective"))
+    yield module
+    strategies._registry["ginrummy"].clear()
+    strategies._registry["ginrummy"].update(before)
 
 
 def outcomes_of(shares: dict[tuple[int, int], float], size: int = TARGET + 1) -> np.ndarray:
@@ -23,7 +34,7 @@ def outcomes_of(shares: dict[tuple[int, int], float], size: int = TARGET + 1) ->
     return table
 
 
-def test_a_race_of_single_points_is_a_binomial_tail() -> None:
+def test_a_race_of_single_points_is_a_binomial_tail(objective) -> None:
     chances = objective.win_table(outcomes_of({(1, 0): 0.5, (0, 1): 0.5}))
     for ours, theirs in ((0, 0), (90, 95), (99, 50), (37, 81)):
         need, hands = TARGET - ours, 2 * TARGET - 1 - ours - theirs  # we win if we take `need` of them
@@ -31,13 +42,13 @@ def test_a_race_of_single_points_is_a_binomial_tail() -> None:
         assert chances[ours, theirs, 0] == pytest.approx(expected, abs=1e-12)
 
 
-def test_void_hands_are_dealt_again_and_change_nothing() -> None:
+def test_void_hands_are_dealt_again_and_change_nothing(objective) -> None:
     # Every hand that is not void ends the game: the chance is the share of those we win.
     chances = objective.win_table(outcomes_of({(0, 0): 0.3, (TARGET, 0): 0.7 * 0.6, (0, TARGET): 0.7 * 0.4}))
     assert np.allclose(chances, 0.6)
 
 
-def test_the_heuristics_own_hands_give_a_fair_game_seen_from_either_seat() -> None:
+def test_the_heuristics_own_hands_give_a_fair_game_seen_from_either_seat(objective) -> None:
     outcomes = objective.hand_outcomes(2_000, 5)
     assert outcomes.sum(axis=(1, 2)) == pytest.approx([1.0, 1.0])
     chances = objective.win_table(outcomes)
@@ -47,13 +58,13 @@ def test_the_heuristics_own_hands_give_a_fair_game_seen_from_either_seat() -> No
     assert 0.4 < chances[0, 0, 0] < 0.6 and chances[95, 0, 0] > 0.9
 
 
-def test_win_chances_at_and_past_the_target() -> None:
+def test_win_chances_at_and_past_the_target(objective) -> None:
     ours, theirs = np.array([100, 130, 20, 99]), np.array([40, 99, 100, 99])
     chances = objective.win_chances(ours, theirs, np.array([0, 1, 0, 1]))
     assert chances[:3].tolist() == [1.0, 1.0, 0.0] and 0 < chances[3] < 1
 
 
-def test_mc_game_values_a_rollout_by_the_scores_it_leaves() -> None:
+def test_mc_game_values_a_rollout_by_the_scores_it_leaves(objective) -> None:
     player = strategies.get("ginrummy", "mc-game:samples=4,oversample=2")
     # The fields a valuation reads, for three rollouts of seat 0: it dealt the first two hands, not the third.
     states = SimpleNamespace(
@@ -66,7 +77,7 @@ def test_mc_game_values_a_rollout_by_the_scores_it_leaves() -> None:
     assert values[0] == 1.0 and values[1] < values[0]
 
 
-def test_mc_game_plays_whole_hands() -> None:
+def test_mc_game_plays_whole_hands(objective) -> None:
     player, heuristic = (
         strategies.get("ginrummy", "mc-game:samples=4,oversample=2"),
         strategies.get("ginrummy", "heuristic"),
