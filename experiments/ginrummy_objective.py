@@ -32,7 +32,7 @@ import strategies
 from experiments import head_to_head, run_script
 from experiments.ginrummy_strategies import GAME, MC, SEED
 from sim import games, stats, tournament
-from sim.console import progress_bar
+from sim.console import bounded_int_argument, progress_bar
 from sim.ginrummy import fast, rules
 from sim.results import RunStore
 from strategies import register
@@ -107,9 +107,19 @@ class GameObjectiveLookahead(MonteCarloLookahead):
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--chunks", type=int, default=6, help="chunks of the evidence's plan to play (32 in all)")
-    parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--deals", type=int, default=5_000, help="deals of the evidence's plan (its --lookahead-games)")
+    parser.add_argument(
+        "--chunks",
+        type=bounded_int_argument(0, None),
+        default=6,
+        help="chunks of the evidence's plan to play (32 in all)",
+    )
+    parser.add_argument("--jobs", type=bounded_int_argument(1, 64), default=2)
+    parser.add_argument(
+        "--deals",
+        type=bounded_int_argument(1, None),
+        default=5_000,
+        help="deals of the evidence's plan (its --lookahead-games)",
+    )
     arguments = parser.parse_args()
     base = tournament.Plan(GAME, (MC, "simple"), arguments.deals, SEED, duplicate=True, games=True, keep_rounds=False)
     variant = dataclasses.replace(base, players=(VARIANT, "simple"))
