@@ -23,7 +23,6 @@ working back from 100 (``win_table``): every hand that is not void scores at lea
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import functools
 
 import numpy as np
@@ -121,8 +120,7 @@ def main() -> None:
         help="deals of the evidence's plan (its --lookahead-games)",
     )
     arguments = parser.parse_args()
-    base = tournament.Plan(GAME, (MC, "simple"), arguments.deals, SEED, duplicate=True, games=True, keep_rounds=False)
-    variant = dataclasses.replace(base, players=(VARIANT, "simple"))
+    base, variant = (head_to_head.pairing_plan(GAME, spec, "simple", arguments.deals, SEED) for spec in (MC, VARIANT))
     store = RunStore(head_to_head.RESULTS / variant.run_id)
     store.prepare(tournament.plan_config(variant))
     todo = [index for index in range(min(arguments.chunks, variant.num_chunks)) if index not in store.finished_chunks()]

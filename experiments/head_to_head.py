@@ -116,9 +116,14 @@ def _margins_of_span(
     return margin
 
 
+def pairing_plan(game: str, a: str, b: str, deals: int, seed: int) -> tournament.Plan:
+    """The tournament of a pairing: ``deals`` whole games of A against B, each in every duplicate seating."""
+    return tournament.Plan(game, (a, b), rounds=deals, seed=seed, duplicate=True, games=True, keep_rounds=False)
+
+
 def play(game: str, a: str, b: str, deals: int, seed: int, jobs: int) -> Record:
     """A's record against B over ``deals`` whole games, each in every duplicate seating."""
-    plan = tournament.Plan(game, (a, b), rounds=deals, seed=seed, duplicate=True, games=True, keep_rounds=False)
+    plan = pairing_plan(game, a, b, deals, seed)
     result = tournament.run(plan, RunStore(RESULTS / plan.run_id), jobs=jobs)
     line = result.summary.set_index("strategy").loc[a]
     return Record(a, b, int(line["wins"]), int(line["draws"]), int(line["losses"]))
