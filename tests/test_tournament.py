@@ -520,8 +520,8 @@ def test_a_strategy_file_imported_on_the_command_line_reaches_dask_workers(tmp_p
 
 @pytest.fixture
 def own_strategies(tmp_path, monkeypatch):
-    """A researcher's module registering ``copied-first-legal``, importable from ``tmp_path``; its
-    registrations are taken back afterwards."""
+    """A researcher's module registering ``copied-first-legal``, importable from ``tmp_path`` (the
+    registration is taken back after the test: conftest)."""
     (tmp_path / "my_strategies.py").write_text(
         "from strategies import register\n"
         "from strategies.straights.first_legal import FirstLegal\n\n\n"
@@ -536,11 +536,6 @@ def own_strategies(tmp_path, monkeypatch):
     from joblib.externals.loky import get_reusable_executor
 
     get_reusable_executor().shutdown(wait=True)
-
-    yield
-    strategies_registry = __import__("strategies")._registry["straights"]
-    for name in ("copied-first-legal", "notebook-first-legal"):
-        strategies_registry.pop(name, None)
 
 
 def test_workers_import_the_modules_that_registered_a_researchers_strategies(tmp_path, own_strategies):

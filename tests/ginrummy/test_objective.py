@@ -11,6 +11,7 @@ import pytest
 import strategies
 from sim.ginrummy import fast, rules
 from sim.ginrummy.game import GAME
+from tests.conftest import registry_kept
 
 TARGET = rules.GAME_TARGET
 
@@ -19,12 +20,8 @@ TARGET = rules.GAME_TARGET
 def objective():
     """The experiment's module, its ``mc-game`` registered for these tests only: other tests (say, of
     the message listing the known strategies) see the registry as the package leaves it."""
-    strategies.available("ginrummy")  # the package's own Gin strategies, registered on first use
-    before = dict(strategies._registry["ginrummy"])
-    module = importlib.reload(importlib.import_module("experiments.ginrummy_objective"))
-    yield module
-    strategies._registry["ginrummy"].clear()
-    strategies._registry["ginrummy"].update(before)
+    with registry_kept():
+        yield importlib.reload(importlib.import_module("experiments.ginrummy_objective"))
 
 
 def outcomes_of(shares: dict[tuple[int, int], float], size: int = TARGET + 1) -> np.ndarray:
