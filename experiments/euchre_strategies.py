@@ -30,7 +30,7 @@ import pandas as pd
 from joblib import Parallel, delayed
 
 import strategies
-from experiments import RUNS_KEPT, head_to_head, run_script
+from experiments import RUNS_KEPT, count_argument, head_to_head, jobs_argument, run_script, seed_argument
 from experiments.head_to_head import RESULTS
 from sim import report, stats, tournament
 from sim.euchre import fast, rules
@@ -66,11 +66,16 @@ class Match:
     difference: stats.Interval
 
 
-def measure(a: str, b: str, rounds: int, seed: int, jobs: int, games: bool = False) -> Match:
-    """Play a, b, a, b in both partnership seatings over ``rounds`` deals (or whole games)."""
-    plan = tournament.Plan(
+def pairing_plan(a: str, b: str, rounds: int, seed: int, games: bool = False) -> tournament.Plan:
+    """a, b, a, b in both partnership seatings over ``rounds`` deals (or whole games)."""
+    return tournament.Plan(
         "euchre", (a, b, a, b), rounds, seed, duplicate=True, games=games, engine="fast", keep_rounds=False
     )
+
+
+def measure(a: str, b: str, rounds: int, seed: int, jobs: int, games: bool = False) -> Match:
+    """Play ``pairing_plan``: a, b, a, b in both partnership seatings over ``rounds`` deals (or whole games)."""
+    plan = pairing_plan(a, b, rounds, seed, games)
     store = RunStore(RESULTS / plan.run_id)
     result = tournament.run(plan, store, jobs=jobs, progress=True)
     merged = report.merge(store.load_aggregates(range(plan.num_chunks)))
@@ -201,14 +206,24 @@ def making_row(name: str, counts: MakingCounts) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=5_000, help="deals of each main match (each played twice)")
-    parser.add_argument("--sweep-deals", type=int, default=1_250, help="deals of each threshold in the sweep")
-    parser.add_argument("--games", type=int, default=1_000, help="whole games of heuristic vs simple (each twice)")
-    parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--mc-deals", type=int, default=4_000, help="deals of mc and oracle-mc vs heuristic")
-    parser.add_argument("--mc-games", type=int, default=1_000, help="whole games of mc vs heuristic (each twice)")
-    parser.add_argument("--mc-seed", type=int, default=5150, help="fresh deals for the lookahead, unseen in tuning")
-    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument(
+        "--deals", type=count_argument, default=5_000, help="deals of each main match (each played twice)"
+    )
+    parser.add_argument(
+        "--sweep-deals", type=count_argument, default=1_250, help="deals of each threshold in the sweep"
+    )
+    parser.add_argument(
+        "--games", type=count_argument, default=1_000, help="whole games of heuristic vs simple (each twice)"
+    )
+    parser.add_argument("--seed", type=seed_argument, default=2026)
+    parser.add_argument("--mc-deals", type=count_argument, default=4_000, help="deals of mc and oracle-mc vs heuristic")
+    parser.add_argument(
+        "--mc-games", type=count_argument, default=1_000, help="whole games of mc vs heuristic (each twice)"
+    )
+    parser.add_argument(
+        "--mc-seed", type=seed_argument, default=5150, help="fresh deals for the lookahead, unseen in tuning"
+    )
+    parser.add_argument("--jobs", type=jobs_argument, default=2)
     args = parser.parse_args()
     started = time.time()
     mc_margin = margins(MC, args.mc_seed, args.mc_deals, args.jobs)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from experiments import RUNS_KEPT, head_to_head, run_script
+from experiments import RUNS_KEPT, count_argument, head_to_head, jobs_argument, run_script
 from sim import games, stats
 from strategies.ginrummy.mc import truth_of
 
@@ -44,10 +44,16 @@ def margin_line(name: str, margin: np.ndarray) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=5_000, help="deals per pairing (each played in both seatings)")
-    parser.add_argument("--lookahead-games", type=int, default=5_000, help="deals per pairing of mc and a baseline")
-    parser.add_argument("--head-to-head-games", type=int, default=500, help="deals of mc against the heuristic")
-    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument(
+        "--games", type=count_argument, default=5_000, help="deals per pairing (each played in both seatings)"
+    )
+    parser.add_argument(
+        "--lookahead-games", type=count_argument, default=5_000, help="deals per pairing of mc and a baseline"
+    )
+    parser.add_argument(
+        "--head-to-head-games", type=count_argument, default=500, help="deals of mc against the heuristic"
+    )
+    parser.add_argument("--jobs", type=jobs_argument, default=2)
     parser.add_argument("--no-write", action="store_true", help="print the text without writing the doc")
     arguments = parser.parse_args()
     records = [head_to_head.play(GAME, a, b, arguments.games, SEED, arguments.jobs) for a, b in PAIRINGS]

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from experiments import run_script
+from experiments import count_argument, rate_argument, run_script
 from sim import envs, games, tournament
 from sim.results import RunStore
 from strategies.policy import save_policy
@@ -117,9 +117,9 @@ def draw_curve(history: list[float], path: Path, window: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--episodes", type=int, default=20_000)
-    parser.add_argument("--rate", type=float, default=0.002)
-    parser.add_argument("--deals", type=int, default=5_000, help="deals of each measuring tournament")
+    parser.add_argument("--episodes", type=count_argument, default=20_000)
+    parser.add_argument("--rate", type=rate_argument, default=0.002)
+    parser.add_argument("--deals", type=count_argument, default=5_000, help="deals of each measuring tournament")
     arguments = parser.parse_args()
     began = time.perf_counter()
     learner, history = train(arguments.episodes, arguments.rate, SEED)

@@ -30,7 +30,7 @@ import numpy as np
 from joblib import Parallel, delayed
 
 import strategies
-from experiments import run_script
+from experiments import count_argument, jobs_argument, run_script
 from sim import seating, stats
 from sim.straights import fast, rules
 from sim.straights.engine import Round
@@ -284,8 +284,8 @@ def write_report(
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a smoke run on a few deals")
-    parser.add_argument("--mc-deals", type=int, help="deals for the mc and oracle-mc matches")
-    parser.add_argument("--jobs", type=int, help="worker processes")
+    parser.add_argument("--mc-deals", type=count_argument, help="deals for the mc and oracle-mc matches")
+    parser.add_argument("--jobs", type=jobs_argument, help="worker processes")
     parser.add_argument("--out", type=Path, default=DOC, help="the page to write")
     args = parser.parse_args(argv)
     settings = QUICK if args.quick else FULL

@@ -18,7 +18,14 @@ from sim import games
 from sim import replay as sim_replay
 from sim.bench import BenchRequestError, benchmark
 from sim.bench import add_arguments as add_benchmark_arguments
-from sim.console import INTERRUPTED_STATUS, bounded_int_argument, output_gone, progress_bar, say_error
+from sim.console import (
+    INTERRUPTED_STATUS,
+    bounded_float_argument,
+    bounded_int_argument,
+    output_gone,
+    progress_bar,
+    say_error,
+)
 from sim.files import UnreadableFile, UnwritableFolder, read_bounded, writable_folder
 from sim.numbers import NumberError, clipped, parse_float, shown
 from sim.results import ResultsError, RunStore
@@ -61,18 +68,8 @@ _seed = bounded_int_argument(0, MAX_SEED, "seed")
 _jobs_argument = bounded_int_argument(-MAX_COUNT, MAX_COUNT, "number of workers")
 
 
-def _probability(text: str) -> float:
-    try:
-        return parse_float(text, 1e-9, 0.5)
-    except NumberError as error:
-        raise argparse.ArgumentTypeError(f"invalid probability: {error}") from None
-
-
-def _margin(text: str) -> float:
-    try:
-        return parse_float(text, 1e-9, 1e9)
-    except NumberError as error:
-        raise argparse.ArgumentTypeError(f"invalid margin: {error}") from None
+_probability = bounded_float_argument(1e-9, 0.5, "probability")
+_margin = bounded_float_argument(1e-9, 1e9, "margin")
 
 
 def _bound_pair(text: str) -> tuple[float, float]:

@@ -17,7 +17,7 @@ from typing import TextIO
 
 from tqdm import tqdm
 
-from sim.numbers import NumberError, parse_int
+from sim.numbers import NumberError, parse_float, parse_int
 
 INTERRUPTED_STATUS = 130  # 128 + SIGINT
 FAILED_STATUS = 1
@@ -31,6 +31,18 @@ def bounded_int_argument(low: int | None, high: int | None, what: str = "number"
     def parse(text: str) -> int:
         try:
             return parse_int(text, low, high)
+        except NumberError as error:
+            raise argparse.ArgumentTypeError(f"invalid {what}: {error}") from None
+
+    return parse
+
+
+def bounded_float_argument(low: float | None, high: float | None, what: str = "number") -> Callable[[str], float]:
+    """An argparse type for finite numbers from ``low`` to ``high`` (None: unbounded on that side)."""
+
+    def parse(text: str) -> float:
+        try:
+            return parse_float(text, low, high)
         except NumberError as error:
             raise argparse.ArgumentTypeError(f"invalid {what}: {error}") from None
 
@@ -86,8 +98,9 @@ def run_program(
     """Run an interactive program and turn the way it ends into an exit status.
 
     ``stops`` (quit, end of input, a pause) end it with status 0; an exception in ``failures`` ends
-    it with that one-line message and status 1; Ctrl-C prints ``interrupted`` (say there whether
-    the game can be kept) and gives status 130; a reader that went away stops it quietly.
+    it with that one-line message (``{error}`` in it: the exception's own words) and status 1;
+    Ctrl-C prints ``interrupted`` (say there whether the game can be kept) and gives status 130; a
+    reader that went away stops it quietly.
     """
     failures = failures or {}
     try:
@@ -97,7 +110,8 @@ def run_program(
         stdout.flush()
     except tuple(failures) as error:
         stdout.flush()
-        say_error(program, next(message for kind, message in failures.items() if isinstance(error, kind)))
+        message = next(message for kind, message in failures.items() if isinstance(error, kind))
+        say_error(program, message.format(error=error))
         return FAILED_STATUS
     except KeyboardInterrupt:
         _flush_quietly(stdout)

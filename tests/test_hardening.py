@@ -116,5 +116,8 @@ def test_run_program_ends_every_way_in_one_line(capsys):
     assert console.run_program(raising(Stop()), out, (Stop,), "prog") == 0
     assert console.run_program(raising(Failed()), out, (Stop,), "prog", failures={Failed: "it failed"}) == 1
     assert capsys.readouterr().err == "prog: it failed\n"
+    said = {Failed: "stopped: {error}"}
+    assert console.run_program(raising(Failed("no such run")), out, (), "prog", failures=said) == 1
+    assert capsys.readouterr().err == "prog: stopped: no such run\n"
     assert console.run_program(raising(KeyboardInterrupt()), out, (Stop,), "prog", "interrupted; not saved") == 130
     assert capsys.readouterr().err == "prog: interrupted; not saved\n"

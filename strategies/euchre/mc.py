@@ -425,8 +425,14 @@ class EuchreLookahead(SlotLookahead):
             )
             hand_ids = SEATS * np.arange(size, dtype=np.int64) + dealer[batch]
             points[batch] = fast.play_rounds(deals[batch], [player] * SEATS, hand_ids, scores[batch]).points
+        return self.values(seat, dealer, scores, points)
+
+    def values(self, seat: np.ndarray, dealer: np.ndarray, scores: np.ndarray, points: np.ndarray) -> np.ndarray:
+        """(m,) the deciding seat's value of each rollout from the hand's points (m, 4) by seat, given
+        the seat, the hand's dealer and the teams' game scores before it (m, 2): our team's points
+        minus theirs."""
         rows = np.arange(len(points))
-        return points[rows, seat] - points[rows, (seat + 1) & 3]  # our team's points minus theirs
+        return points[rows, seat] - points[rows, (seat + 1) & 3]
 
 
 @register("euchre", "mc", deterministic=True)
