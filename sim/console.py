@@ -13,11 +13,13 @@ import os
 import sys
 import threading
 from collections.abc import Callable, Iterator, Mapping
-from typing import TextIO
+from typing import TextIO, TypeVar
 
 from tqdm import tqdm
 
 from sim.numbers import NumberError, parse_float, parse_int
+
+T = TypeVar("T")
 
 INTERRUPTED_STATUS = 130  # 128 + SIGINT
 FAILED_STATUS = 1
@@ -27,26 +29,24 @@ SCALED_COUNTS_FROM = 1_000_000  # below this a bar shows exact counts ("72/200")
 
 def bounded_int_argument(low: int | None, high: int | None, what: str = "number") -> Callable[[str], int]:
     """An argparse type for whole numbers from ``low`` to ``high`` (None: unbounded on that side)."""
-
-    def parse(text: str) -> int:
-        try:
-            return parse_int(text, low, high)
-        except NumberError as error:
-            raise argparse.ArgumentTypeError(f"invalid {what}: {error}") from None
-
-    return parse
+    return _argument(lambda text: parse_int(text, low, high), what)
 
 
 def bounded_float_argument(low: float | None, high: float | None, what: str = "number") -> Callable[[str], float]:
     """An argparse type for finite numbers from ``low`` to ``high`` (None: unbounded on that side)."""
+    return _argument(lambda text: parse_float(text, low, high), what)
 
-    def parse(text: str) -> float:
+
+def _argument(parse: Callable[[str], T], what: str) -> Callable[[str], T]:
+    """``parse`` as an argparse type: its ``NumberError`` becomes argparse's one-line usage error."""
+
+    def argument(text: str) -> T:
         try:
-            return parse_float(text, low, high)
+            return parse(text)
         except NumberError as error:
             raise argparse.ArgumentTypeError(f"invalid {what}: {error}") from None
 
-    return parse
+    return argument
 
 
 def seed_argument(low: int, high: int) -> Callable[[str], int]:
