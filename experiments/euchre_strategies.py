@@ -53,6 +53,8 @@ REPLAY_SPAN = 500  # deals per replay task
 MC = "mc:samples=256,rollout=heuristic,team_rollout=heuristic:threshold=6,confidence=1.5,oversample=8"
 ORACLE = "oracle-mc"
 MC_SPAN = 250  # deals per lookahead task
+MC_SEED = 5150  # fresh deals for the lookahead, unseen in tuning
+MC_GAMES = 1_000  # whole games of mc against heuristic, each in both partnership seatings
 TIMING_HANDS = 60  # hands of mc against heuristic, timed decision by decision on the reference engine
 
 
@@ -218,10 +220,10 @@ def main() -> None:
     parser.add_argument("--seed", type=seed_argument, default=2026)
     parser.add_argument("--mc-deals", type=count_argument, default=4_000, help="deals of mc and oracle-mc vs heuristic")
     parser.add_argument(
-        "--mc-games", type=count_argument, default=1_000, help="whole games of mc vs heuristic (each twice)"
+        "--mc-games", type=count_argument, default=MC_GAMES, help="whole games of mc vs heuristic (each twice)"
     )
     parser.add_argument(
-        "--mc-seed", type=seed_argument, default=5150, help="fresh deals for the lookahead, unseen in tuning"
+        "--mc-seed", type=seed_argument, default=MC_SEED, help="fresh deals for the lookahead, unseen in tuning"
     )
     parser.add_argument("--jobs", type=jobs_argument, default=2)
     args = parser.parse_args()

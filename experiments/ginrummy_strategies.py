@@ -30,6 +30,7 @@ PAIRINGS = (("heuristic", "simple"), ("heuristic", "cs340"), ("simple", "cs340")
 # every player's resolved spec, defaults included: a changed default never reads back old games.)
 MC = "mc:samples=96,oversample=128,throws=6,confidence=2.0"
 LOOKAHEAD_PAIRINGS = ((MC, "simple"), (MC, "cs340"))
+LOOKAHEAD_GAMES = 5_000  # deals per pairing of mc and a baseline, each in both seatings
 HAND_DEALS = 2_000  # deals of the hand-by-hand comparison, each played with the seats swapped
 TIMING_HANDS = 25
 DOC = Path(__file__).resolve().parent.parent / "docs" / "ginrummy.md"
@@ -48,7 +49,7 @@ def main() -> None:
         "--games", type=count_argument, default=5_000, help="deals per pairing (each played in both seatings)"
     )
     parser.add_argument(
-        "--lookahead-games", type=count_argument, default=5_000, help="deals per pairing of mc and a baseline"
+        "--lookahead-games", type=count_argument, default=LOOKAHEAD_GAMES, help="deals per pairing of mc and a baseline"
     )
     parser.add_argument(
         "--head-to-head-games", type=count_argument, default=500, help="deals of mc against the heuristic"

@@ -68,13 +68,15 @@ BASES = {
         lambda deals: head_to_head.pairing_plan(
             "ginrummy", ginrummy_strategies.MC, "simple", deals, ginrummy_strategies.SEED
         ),
-        5_000,
+        ginrummy_strategies.LOOKAHEAD_GAMES,
     ),
     "euchre": Base(
         euchre_rules.DEFAULT_POINTS_TO_WIN,
         euchre_strategies.MC,
-        lambda deals: euchre_strategies.pairing_plan(euchre_strategies.MC, "heuristic", deals, 5150, games=True),
-        1_000,
+        lambda deals: euchre_strategies.pairing_plan(
+            euchre_strategies.MC, "heuristic", deals, euchre_strategies.MC_SEED, games=True
+        ),
+        euchre_strategies.MC_GAMES,
     ),
 }
 
