@@ -35,7 +35,7 @@ import numpy as np
 import strategies
 from experiments import count_argument, euchre_strategies, ginrummy_strategies, head_to_head, jobs_argument, run_script
 from sim import games, stats, tournament
-from sim.console import bounded_int_argument, progress_bar
+from sim.console import progress_bar
 from sim.euchre import rules as euchre_rules
 from sim.ginrummy import fast as gin_fast
 from sim.ginrummy import rules as gin_rules
@@ -187,7 +187,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", choices=sorted(BASES), required=True)
     parser.add_argument(
-        "--chunks", type=bounded_int_argument(1, None), default=6, help="chunks of the evidence's plan to compare"
+        "--chunks", type=count_argument, default=6, help="chunks of the evidence's plan to compare"
     )
     parser.add_argument("--jobs", type=jobs_argument, default=2)
     parser.add_argument(
