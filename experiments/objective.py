@@ -186,9 +186,7 @@ def first_chunks(plan: tournament.Plan, chunks: int, jobs: int) -> RunStore:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", choices=sorted(BASES), required=True)
-    parser.add_argument(
-        "--chunks", type=count_argument, default=6, help="chunks of the evidence's plan to compare"
-    )
+    parser.add_argument("--chunks", type=count_argument, default=6, help="chunks of the evidence's plan to compare")
     parser.add_argument("--jobs", type=jobs_argument, default=2)
     parser.add_argument(
         "--deals", type=count_argument, help="deals (games) of the evidence's plan, its default if not given"
