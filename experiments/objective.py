@@ -208,14 +208,20 @@ def main() -> None:
         for key in ("wins", "games")
     )
     gain = (wins[1] - wins[0]) / played[1]  # per chunk: the same games, so paired
-    spread = stats.mean_interval(gain, CONFIDENCE)
     opponent = next(spec for spec in base.players if spec != game.lookahead)
     total = int(played[1].sum())
     print(
         f"{len(both)} chunks, {total:,} games against {opponent}: mc-game won {wins[1].sum() / total:.2%},"
-        f" mc {wins[0].sum() / total:.2%}; difference {spread.estimate:+.2%}"
-        f" ({CONFIDENCE:.0%} interval over chunks {spread.low:+.2%} to {spread.high:+.2%})"
+        f" mc {wins[0].sum() / total:.2%}; difference {gain.mean():+.2%} ({gain_interval(gain)})"
     )
+
+
+def gain_interval(gain: np.ndarray) -> str:
+    """The interval of the mean per-chunk gain, or why there is none: it takes two chunks."""
+    if len(gain) < 2:
+        return "one chunk: an interval needs two"
+    spread = stats.mean_interval(gain, CONFIDENCE)
+    return f"{CONFIDENCE:.0%} interval over chunks {spread.low:+.2%} to {spread.high:+.2%}"
 
 
 if __name__ == "__main__":

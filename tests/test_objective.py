@@ -117,3 +117,9 @@ def test_the_variant_replays_mcs_seats_of_the_evidence(objective) -> None:
             spec.startswith("mc-game:") for spec in variant.players
         ]
         assert (variant.seed, variant.rounds, variant.chunk_size) == (plan.seed, plan.rounds, plan.chunk_size), game
+
+
+def test_the_gain_has_an_interval_from_two_chunks_on(objective) -> None:
+    assert objective.gain_interval(np.array([0.01])) == "one chunk: an interval needs two"
+    # mean 2%, standard error 1%: 1.96 standard errors either side
+    assert objective.gain_interval(np.array([0.01, 0.03])) == "95% interval over chunks +0.04% to +3.96%"
