@@ -272,7 +272,7 @@ def _build(game: str, specs: Sequence[str | Strategy]) -> list[Strategy]:
     built: dict[str, Strategy] = {}
     for spec in specs:
         if isinstance(spec, str) and spec not in built:
-            built[spec] = strategy_registry.get(game, spec)
+            built[spec] = strategy_registry.get_fair(game, spec, "cross-checks")
     return [built[spec] if isinstance(spec, str) else spec for spec in specs]
 
 

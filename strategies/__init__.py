@@ -29,7 +29,7 @@ from typing import Any
 
 from sim.api import Strategy
 from sim.files import UnreadableFile, read_bounded
-from sim.numbers import NumberError, parse_float, parse_int, shown
+from sim.numbers import NumberError, clipped, parse_float, parse_int, shown
 
 ENTRY_POINT_GROUP = "cardsim.strategies"
 SEED_MAX = 2**63 - 1  # numpy's SeedSequence takes non-negative entropy; 63 bits keep it an int64
@@ -314,16 +314,41 @@ def _convert(value: str, default: Any, limit: Between | OneOf | None) -> Any:
     return value
 
 
+@dataclass(frozen=True)
+class SpecNode:
+    """One strategy a spec names: the spec's own at depth 0, and each spec given as a setting of it
+    (``mc``'s ``rollout``) one deeper, with every setting checked and defaults filled in."""
+
+    registration: StrategyInfo
+    settings: dict[str, Any]
+    depth: int
+
+
+def spec_tree(game: str, spec: str, depth: int = 0) -> list[SpecNode]:
+    """Every strategy ``spec`` builds, outermost first: the spec's own and, in turn, those of the
+    specs in its settings. ``StrategyError`` for a bad spec anywhere in it."""
+    registration, settings = _settings(game, spec)
+    values = {**registration.parameters, **settings}
+    nodes = [SpecNode(registration, values, depth)]
+    for key in registration.nested_specs:
+        if values[key]:
+            nodes.extend(spec_tree(game, values[key], depth + 1))
+    return nodes
+
+
 def get_fair(game: str, spec: str, where: str) -> Strategy:
-    """``get``, refusing (``StrategyError``) a strategy that cheats: it needs the true deals, which
-    ``where`` (say, "tournaments") does not give it."""
-    strategy = get(game, spec)
-    if info(game, parse_spec(spec)[0]).cheating:
+    """``get``, refusing (``StrategyError``) a spec that seats a cheating strategy at any depth (an
+    ``oracle-mc`` as ``mc``'s rollout too): it needs the true deals, which ``where`` (say,
+    "tournaments") does not give it."""
+    cheats = [node.registration.name for node in spec_tree(game, spec) if node.registration.cheating]
+    if cheats:
+        outer = info(game, parse_spec(spec)[0]).name
+        who = clipped(spec.strip()) if cheats[0] == outer else f"{clipped(spec.strip())} seats {cheats[0]}, which"
         raise StrategyError(
-            f"{spec.strip()} cheats (it sees hidden cards), so {where} do not seat it; "
+            f"{who} cheats (it sees hidden cards), so {where} do not seat it; "
             "measure it against the true deals in an experiment (experiments/)"
         )
-    return strategy
+    return get(game, spec)
 
 
 def _settings(game: str, spec: str) -> tuple[StrategyInfo, dict[str, Any]]:

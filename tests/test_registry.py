@@ -135,3 +135,19 @@ def test_specs_of_the_same_player_resolve_alike_and_the_resolved_spec_builds_it(
                 continue  # a learned policy needs its file
             spelled = strategies.resolved(game, info.name)
             assert strategies.resolved(game, spelled) == spelled, spelled
+
+
+@pytest.mark.parametrize("game", ["straights", "euchre", "ginrummy", "gemstones"])
+@pytest.mark.parametrize("spec", ["oracle-mc", "mc:rollout=oracle-mc", "mc:rollout=(mc:samples=2,rollout=oracle-mc)"])
+def test_a_cheating_strategy_is_refused_at_any_depth_of_a_spec(game, spec):
+    with pytest.raises(strategies.StrategyError) as refused:
+        strategies.get_fair(game, spec, "tournaments")
+    message = str(refused.value)
+    assert "\n" not in message and "cheats (it sees hidden cards), so tournaments do not seat it" in message
+    assert ("seats oracle-mc, which cheats" in message) == (spec != "oracle-mc")
+
+
+def test_the_spec_tree_lists_every_strategy_a_spec_builds_outermost_first():
+    tree = strategies.spec_tree("straights", "mc:samples=3,rollout=(mc:samples=2,rollout=first-legal)")
+    assert [(node.registration.name, node.depth) for node in tree] == [("mc", 0), ("mc", 1), ("first-legal", 2)]
+    assert [node.settings["samples"] for node in tree[:2]] == [3, 2]
