@@ -1,4 +1,5 @@
-"""What every command-line program shares: bounded number arguments and how a run ends.
+"""What every command-line program shares: bounded number arguments, bounded input lines and how a
+run ends.
 
 A run ends in one of a few ways, the same in every program: normally (status 0), by a way out the
 program defines (quit, end of input, a pause: status 0), by a failure the program explains in one
@@ -25,6 +26,9 @@ INTERRUPTED_STATUS = 130  # 128 + SIGINT
 FAILED_STATUS = 1
 TICK_SECONDS = 1.0  # how often a progress bar is redrawn while nothing finishes
 SCALED_COUNTS_FROM = 1_000_000  # below this a bar shows exact counts ("72/200"), above it "1.20M/10.0M"
+# Far longer than any answer a program asks for (its own parser refuses a 5,000-digit number in one
+# line), short enough that reading one line cannot exhaust memory.
+MAX_LINE_CHARACTERS = 1 << 16
 
 
 def bounded_int_argument(low: int | None, high: int | None, what: str = "number") -> Callable[[str], int]:
@@ -78,6 +82,20 @@ class EndOfInput(Exception):
     """Standard input ran out while a program waited for a person; each program says how that ends it."""
 
 
+class LineTooLong(Exception):
+    """A line of input longer than ``MAX_LINE_CHARACTERS``: no answer is that long, so ``run_program``
+    ends the program with one line rather than read on."""
+
+
+def input_lines(stream: TextIO) -> Iterator[str]:
+    """The lines of ``stream`` as typed, each with at most ``MAX_LINE_CHARACTERS`` + 1 characters in
+    memory (a line without end cannot fill it); ``LineTooLong`` for a longer line."""
+    while line := stream.readline(MAX_LINE_CHARACTERS + 1):
+        if len(line) > MAX_LINE_CHARACTERS and not line.endswith("\n"):
+            raise LineTooLong(f"an input line is longer than {MAX_LINE_CHARACTERS:,} characters: no answer is so long")
+        yield line
+
+
 def next_input(lines: Iterator[str], out: TextIO) -> str:
     """The next input from ``lines``, once the prompt written to ``out`` is flushed; ``EndOfInput`` at the end."""
     out.flush()
@@ -98,11 +116,12 @@ def run_program(
     """Run an interactive program and turn the way it ends into an exit status.
 
     ``stops`` (quit, end of input, a pause) end it with status 0; an exception in ``failures`` ends
-    it with that one-line message (``{error}`` in it: the exception's own words) and status 1;
-    Ctrl-C prints ``interrupted`` (say there whether the game can be kept) and gives status 130; a
-    reader that went away stops it quietly.
+    it with that one-line message (``{error}`` in it: the exception's own words) and status 1, as
+    does an input line too long to be an answer (``input_lines``); Ctrl-C prints ``interrupted``
+    (say there whether the game can be kept) and gives status 130; a reader that went away stops it
+    quietly.
     """
-    failures = failures or {}
+    failures = {LineTooLong: "{error}", **(failures or {})}
     try:
         body()
         stdout.flush()

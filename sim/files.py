@@ -3,9 +3,11 @@ respect the umask, and output folders checked before any work is done."""
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 # What a new file gets before the umask, as open() and every ordinary tool create files.
@@ -84,6 +86,20 @@ def read_bounded(path: str | os.PathLike[str], limit: int, what: str = "file") -
     if len(data) > limit:
         raise UnreadableFile(f"file is too large to be a {what}")
     return data
+
+
+def check_replaceable(path: str | os.PathLike[str], limit: int, is_kind: Callable[[bytes], bool], what: str) -> None:
+    """Nothing when ``path`` does not exist or holds a ``what`` (``is_kind`` of its bytes, read as
+    ``read_bounded`` reads them); else ``FileExistsError`` saying so in one line (its ``strerror``),
+    as writing over it would destroy a file of another kind: ``save notes.txt`` must not eat notes."""
+    if not os.path.lexists(path):
+        return
+    try:
+        ours = is_kind(read_bounded(path, limit, what))
+    except UnreadableFile:
+        ours = False
+    if not ours:
+        raise FileExistsError(errno.EEXIST, f"it exists and is not a {what}", os.fspath(path))
 
 
 class UnwritableFolder(ValueError):

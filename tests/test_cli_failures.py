@@ -1,8 +1,11 @@
-"""`cardsim` as a new user meets it when things go wrong: bad output folders, too many workers, a
-closed pipe, Ctrl-C, a killed process, huge sizes, progress bars, reruns, file modes."""
+"""`cardsim` and the four game programs as a new user meets them when things go wrong: bad output
+folders, too many workers, a closed pipe, Ctrl-C, a killed process, huge sizes, progress bars, reruns,
+file modes, endless input lines."""
 
+import importlib
 import io
 import os
+import select
 import signal
 import stat
 import subprocess
@@ -12,8 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from sim.console import TickingBar, progress_bar
+from sim import games
+from sim.console import MAX_LINE_CHARACTERS, LineTooLong, TickingBar, input_lines, progress_bar
 from sim.workers import worker_count
+from tests.euchre.regen_golden import PACKS
 
 ROOT = Path(__file__).parents[1]
 FIRST_LEGAL = "first-legal,first-legal,first-legal,first-legal"
@@ -240,3 +245,61 @@ def test_play_takes_a_strategy_spec_and_refuses_a_bad_setting_in_one_line():
     assert done.returncode == 0 and done.stdout.startswith("New game to 100 points"), done.stderr
     done = cardsim("play", "ginrummy", "--vs", "mc:samples=" + "9" * 5000, input="")
     assert done.returncode == 2 and one_line(done.stderr) and "out of range" in done.stderr
+
+
+# Each game program's arguments, and the end of what it prints when it first waits for a person.
+PROGRAMS = {
+    "straights": (["44"], b"(c)?\n>"),
+    "euchre": ([str(PACKS / "pack.in"), "noshuffle", "1", "A", "Human", "B", "Simple", "C", "Simple", "D", "Simple"],
+               b'or "pass":\n'),
+    "gemstones": (["--seed", "44"], b"saved game.\n> "),
+    "ginrummy": (["--seed", "4"], b"S D]> "),
+}
+
+
+class EndlessLine(io.TextIOBase):
+    """Standard input of one line that never ends (``yes h | tr -d '\\n'``): a reader asking for a
+    whole line would wait, and grow, for ever."""
+
+    def readable(self):
+        return True
+
+    def readline(self, size=-1):
+        assert size >= 0, "an unbounded read of a line that never ends"
+        return "h" * size
+
+
+@pytest.mark.parametrize("name", PROGRAMS)
+def test_an_endless_input_line_ends_a_program_in_one_line(name, capsys):
+    program = importlib.import_module(games.load(name).program)
+    assert program.main(PROGRAMS[name][0], EndlessLine(), io.StringIO()) == 1
+    assert capsys.readouterr().err == (
+        f"{name}: an input line is longer than {MAX_LINE_CHARACTERS:,} characters: no answer is so long\n"
+    )
+
+
+def test_input_lines_are_read_whole_up_to_the_cap():
+    fits = "x" * MAX_LINE_CHARACTERS
+    assert list(input_lines(io.StringIO(f"{fits}\n{fits}"))) == [fits + "\n", fits]
+    with pytest.raises(LineTooLong):
+        list(input_lines(io.StringIO(f"{fits}\n{fits}x\n")))
+
+
+@pytest.mark.parametrize("name", PROGRAMS)
+def test_ctrl_c_at_a_game_programs_prompt_is_one_line_and_status_130(name):
+    arguments, prompt = PROGRAMS[name]
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    process = subprocess.Popen([sys.executable, "-m", f"sim.{name}", *arguments], cwd=ROOT, env=env,
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               start_new_session=True, preexec_fn=_ctrl_c_as_at_a_terminal)
+    try:
+        shown = b""
+        while not shown.endswith(prompt):  # the program waits for a person at its first prompt
+            ready, _, _ = select.select([process.stdout], [], [], 60)
+            assert ready and (more := os.read(process.stdout.fileno(), 4096)), shown
+            shown += more
+        os.killpg(process.pid, signal.SIGINT)  # as a terminal sends Ctrl-C
+        _, err = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    assert process.returncode == 130 and err.decode().startswith(f"{name}: interrupted") and one_line(err.decode())

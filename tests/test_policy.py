@@ -2,13 +2,17 @@
 file refused in one line."""
 
 import hashlib
+import io
+import zipfile
 
 import numpy as np
 import pytest
+from numpy.lib import format as npy
 
 import strategies
 from sim import games, tournament
 from sim.crosscheck import crosscheck
+from strategies import policy
 from strategies.policy import save_policy
 
 
@@ -73,6 +77,112 @@ def test_a_bad_policy_file_is_refused_in_one_line(tmp_path, make, message):
     assert "\n" not in str(refused.value)
     with pytest.raises(strategies.StrategyError, match=r"policy needs path=\.\.\. \(for example policy:path=\.\.\.\)"):
         strategies.get("straights", "policy")
+
+
+STRAIGHTS = games.load("straights")
+INPUTS, ACTIONS = STRAIGHTS.observation_size, STRAIGHTS.num_actions
+
+
+def npy_bytes(array) -> bytes:
+    """``array`` as a .npy file."""
+    buffer = io.BytesIO()
+    npy.write_array(buffer, np.asarray(array), allow_pickle=False)
+    return buffer.getvalue()
+
+
+def claimed(shape, descr="<f4", data=b"") -> bytes:
+    """A .npy header claiming ``shape`` of ``descr``, followed by only ``data``."""
+    buffer = io.BytesIO()
+    npy.write_array_header_1_0(buffer, {"descr": descr, "fortran_order": False, "shape": shape})
+    return buffer.getvalue() + data
+
+
+def archive(path, members: dict[str, bytes], compression=zipfile.ZIP_STORED) -> None:
+    """A zip archive at ``path`` holding ``members`` (name -> bytes)."""
+    with zipfile.ZipFile(path, "w", compression) as zipped:
+        for name, data in members.items():
+            zipped.writestr(name, data)
+
+
+def straights_members(weight=None, bias=None, hidden: int | None = None) -> dict[str, bytes]:
+    """A straights policy's members, one layer (or two through ``hidden`` units), with ``weight`` and
+    ``bias`` standing in for the first layer's when given."""
+    widths = [INPUTS] + ([hidden] if hidden else []) + [ACTIONS]
+    members = {"game.npy": npy_bytes(np.array("straights"))}
+    for layer, (rows, columns) in enumerate(zip(widths, widths[1:])):
+        members[f"weight_{layer}.npy"] = npy_bytes(np.zeros((rows, columns), dtype=np.float32))
+        members[f"bias_{layer}.npy"] = npy_bytes(np.zeros(columns, dtype=np.float32))
+    if weight is not None:
+        members["weight_0.npy"] = weight
+    if bias is not None:
+        members["bias_0.npy"] = bias
+    return members
+
+
+def saved_bytes(tmp_path) -> bytes:
+    random_policy("straights", tmp_path / "good.npz")
+    return (tmp_path / "good.npz").read_bytes()
+
+
+def corrupted(data: bytes) -> bytes:
+    """``data`` with one byte in the middle of the first layer's weights changed (a CRC error)."""
+    middle = len(data) // 2
+    return data[:middle] + bytes([data[middle] ^ 0xFF]) + data[middle + 1 :]
+
+
+HOSTILE_ARCHIVES = {
+    "truncated": (lambda p, good: p.write_bytes(good[: len(good) // 2]), "is not a policy file"),
+    "crc error": (lambda p, good: p.write_bytes(corrupted(good)), "is not a policy file: Bad CRC-32"),
+    "no central directory": (lambda p, good: p.write_bytes(good.replace(b"PK\x01\x02", b"XX\x01\x02")),
+                             "is not a policy file"),
+    "member not .npy": (lambda p, good: archive(p, straights_members() | {"notes.txt": b"hello"}),
+                        "member 'notes.txt' is not a .npy array"),
+    "144 TiB claimed": (lambda p, good: archive(p, {
+        "game.npy": npy_bytes(np.array("straights")), "weight_0.npy": claimed((INPUTS, 10**11)),
+        "bias_0.npy": claimed((10**11,)), "weight_1.npy": claimed((10**11, ACTIONS)), "bias_1.npy": claimed((ACTIONS,))}),
+        "its arrays would take 173,600,000,000,244 bytes"),
+    "less data than claimed": (lambda p, good: archive(p, straights_members(claimed((INPUTS, ACTIONS), data=b"1" * 100))),
+                               "weight_0 holds 100 bytes of data where its header says 79,248"),
+    "not a .npy header": (lambda p, good: archive(p, straights_members(b"\x93NUMPY\x01\x00" + b"x" * 50)),
+                          "is not a policy file"),
+    "integers": (lambda p, good: archive(p, straights_members(npy_bytes(np.zeros((INPUTS, ACTIONS), dtype=np.int64)))),
+                 "weight_0 holds int64 values, not floating-point numbers"),
+    "1e300 in float64": (lambda p, good: archive(p, straights_members(npy_bytes(np.full((INPUTS, ACTIONS), 1e300)))),
+                         "so large that its scores could overflow"),
+    "float32 that add up past float32": (
+        lambda p, good: archive(p, straights_members(npy_bytes(np.full((INPUTS, 8), 1e30, dtype=np.float32)),
+                                                     npy_bytes(np.zeros(8, dtype=np.float32)), hidden=8)),
+        "so large that its scores could overflow"),
+}
+
+
+@pytest.mark.parametrize(("make", "message"), HOSTILE_ARCHIVES.values(), ids=list(HOSTILE_ARCHIVES))
+def test_a_damaged_or_hostile_archive_is_refused_in_one_line_before_allocating(tmp_path, make, message):
+    path = tmp_path / "bad.npz"
+    make(path, saved_bytes(tmp_path))
+    with pytest.raises(strategies.StrategyError, match=message) as refused:
+        strategies.get("straights", f"policy:path={path}")
+    assert "\n" not in str(refused.value)
+
+
+def test_arrays_too_large_for_a_policy_are_refused_before_they_are_decompressed(tmp_path, monkeypatch):
+    """A few kilobytes of compressed zeros would fill memory: the headers' sizes are checked first."""
+    path = tmp_path / "bomb.npz"
+    archive(path, straights_members(hidden=4000), zipfile.ZIP_DEFLATED)
+    assert path.stat().st_size < 1 << 16
+    monkeypatch.setattr(policy, "MAX_POLICY_BYTES", 1 << 20)
+    with pytest.raises(strategies.StrategyError, match="would take 6,944,244 bytes, more than a policy's 1,048,576"):
+        strategies.get("straights", f"policy:path={path}")
+
+
+def test_policies_saved_otherwise_still_load(tmp_path):
+    """float64 and Fortran-ordered arrays of sensible weights, and compressed archives, are policies."""
+    path = tmp_path / "other.npz"
+    rng = np.random.default_rng(4)
+    weight = np.asfortranarray(rng.normal(size=(INPUTS, ACTIONS)))
+    np.savez_compressed(path, game=np.array("straights"), weight_0=weight, bias_0=rng.normal(size=ACTIONS))
+    loaded = policy.load_policy("straights", str(path))
+    assert np.array_equal(loaded.weights[0], weight.astype(np.float32))
 
 
 def test_a_spec_spelled_out_pins_the_policy_files_contents(tmp_path):

@@ -17,7 +17,7 @@ import numpy as np
 
 import strategies
 from sim.cards import SUIT_NAMES, suit_of
-from sim.console import EndOfInput, next_input, run_program
+from sim.console import EndOfInput, input_lines, next_input, run_program
 from sim.euchre import rules
 from sim.euchre.engine import (
     Event,
@@ -159,7 +159,7 @@ class Program:
     @staticmethod
     def _input_words(stdin: TextIO) -> Iterator[str]:
         # A Human's answers are read word by word, as ``cin >> word`` reads them.
-        for line in stdin:
+        for line in input_lines(stdin):
             yield from line.split()
 
     def write_lines(self, lines: list[str]) -> None:

@@ -18,7 +18,7 @@ from typing import TextIO
 import numpy as np
 
 import strategies
-from sim.console import EndOfInput, next_input, run_program, seed_argument
+from sim.console import EndOfInput, input_lines, next_input, run_program, seed_argument
 from sim.gemstones import rules, savefile
 from sim.gemstones.engine import (
     NUM_PLAYERS,
@@ -116,7 +116,7 @@ class Program:
 
     def __init__(self, stdin: TextIO, stdout: TextIO) -> None:
         self.out = stdout
-        self.lines = (line.strip() for line in stdin if line.strip())
+        self.lines = (line.strip() for line in input_lines(stdin) if line.strip())
         self.saved: savefile.SavedGame | None = None
         self.computers: dict[int, strategies.Strategy] = {}
 

@@ -38,7 +38,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 import strategies
-from sim.files import UnreadableFile, atomic_write_bytes, read_bounded
+from sim.files import UnreadableFile, atomic_write_bytes, check_replaceable, read_bounded
 from sim.gemstones import rules
 from sim.gemstones.engine import NUM_PLAYERS, State, Variants
 from sim.gemstones.observation import Phase
@@ -103,7 +103,9 @@ def to_text(saved: SavedGame) -> str:
 
 
 def save(path: str | os.PathLike[str], saved: SavedGame) -> None:
-    """Write the game to ``path`` atomically: a reader never sees a half-written file."""
+    """Write the game to ``path`` atomically: a reader never sees a half-written file. An existing
+    file is replaced only if it is a Gemstones saved game (``FileExistsError``, an ``OSError``, if not)."""
+    check_replaceable(path, MAX_FILE_BYTES, is_save, "Gemstones saved game")
     atomic_write_bytes(path, to_text(saved).encode())
 
 
@@ -118,6 +120,12 @@ def load(path: str | os.PathLike[str]) -> SavedGame:
     except UnicodeDecodeError:
         raise SaveFileError("not a text file") from None
     return from_text(text)
+
+
+def is_save(raw: bytes) -> bool:
+    """Whether the bytes ``raw`` are a Gemstones save file (by its first line), whatever game state
+    it describes."""
+    return raw.startswith(HEADER.encode())
 
 
 def _fields(text: str) -> dict[str, list[str]]:

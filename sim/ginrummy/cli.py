@@ -5,7 +5,8 @@ Three command sets, one letter each (case-insensitive, the first non-blank chara
 the words after the first are its arguments): between hands ``Q H P S D``, drawing
 ``Q H P C E O A S T``, discarding ``Q H P C E O A D K``. The prompt names the current set. Bad
 input gets one line saying what was wrong and the prompt again; end of input ends the program
-quietly with status 0. docs/ginrummy.md describes the text.
+quietly with status 0, Ctrl-C with one line and status 130 (``sim.console``). docs/ginrummy.md
+describes the text.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import TextIO
 
 import strategies
 from sim.cards import card_name, cards_in, format_cards
-from sim.console import EndOfInput, next_input, seed_argument
+from sim.console import EndOfInput, input_lines, next_input, run_program, seed_argument
 from sim.ginrummy import rules
 from sim.ginrummy.engine import (
     Arranger,
@@ -83,7 +84,7 @@ class Program:
     def __init__(self, rng: random.Random, stdin: TextIO, stdout: TextIO, computer: Strategy | None = None) -> None:
         self.rng = rng
         self.computer = computer or strategies.get("ginrummy", SPEC_COMPUTER)
-        self.lines: Iterator[str] = iter(stdin)
+        self.lines: Iterator[str] = input_lines(stdin)
         self.out = stdout
         self.game: Game | None = None
         self.letters: dict[int, str] = {}  # the user's set letter of each card held
@@ -517,18 +518,16 @@ def main(argv: list[str] | None = None, stdin: TextIO = sys.stdin, stdout: TextI
     """Run the program; ``argv`` excludes the program name."""
     arguments, computer = parse_arguments(sys.argv[1:] if argv is None else argv)
     program = Program(random.Random(arguments.seed), stdin, stdout, computer)
-    try:
-        program.run()
-    except EndOfInput:
-        stdout.write("\n")  # end the last prompt's line
-        stdout.flush()
-    except Quit:
-        stdout.write("Goodbye.\n")
-        stdout.flush()
-    except BrokenPipeError:
-        sys.stdout = None  # the reader went away (e.g. `ginrummy | head`): stop quietly
-        return 1
-    return 0
+
+    def run() -> None:
+        try:
+            program.run()
+        except EndOfInput:
+            stdout.write("\n")  # end the last prompt's line
+        except Quit:
+            stdout.write("Goodbye.\n")
+
+    return run_program(run, stdout, stops=(), program="ginrummy")
 
 
 if __name__ == "__main__":

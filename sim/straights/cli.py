@@ -16,7 +16,7 @@ from typing import TextIO
 
 import strategies
 from sim.cards import RANKS, SUIT_NAMES, CardError, card_name, cards_in, format_cards, parse_card, suit_of
-from sim.console import EndOfInput, next_input, run_program, seed_argument
+from sim.console import EndOfInput, input_lines, next_input, run_program, seed_argument
 from sim.straights import rules, savefile
 from sim.straights.engine import Discarded, Event, Game, GameEnded, Played, RoundEnded, RoundStarted, SpecDeck
 
@@ -82,7 +82,7 @@ class Program:
 
     @staticmethod
     def _input_lines(stdin: TextIO) -> Iterator[str]:
-        for line in stdin:
+        for line in input_lines(stdin):
             if line.strip():
                 yield line.strip()
 

@@ -23,7 +23,7 @@ from typing import Any
 import strategies
 from sim.cards import NUM_CARDS, CardError, format_cards, parse_card
 from sim.cxxrand import MINSTD_MAX, MINSTD_MIN
-from sim.files import UnreadableFile, atomic_write_bytes, read_bounded
+from sim.files import UnreadableFile, atomic_write_bytes, check_replaceable, read_bounded
 from sim.numbers import NumberError, json_int
 from sim.straights import rules
 from sim.straights.engine import Game, IllegalAction, Round, SpecDeck
@@ -73,7 +73,9 @@ def to_document(saved: SavedGame) -> dict[str, Any]:
 
 
 def save(path: str | os.PathLike[str], saved: SavedGame) -> None:
-    """Write the game to ``path`` atomically: a reader never sees a half-written file."""
+    """Write the game to ``path`` atomically: a reader never sees a half-written file. An existing
+    file is replaced only if it is a Straights saved game (``FileExistsError``, an ``OSError``, if not)."""
+    check_replaceable(path, MAX_FILE_BYTES, is_save, "Straights saved game")
     atomic_write_bytes(path, (json.dumps(to_document(saved), indent=1) + "\n").encode())
 
 
@@ -83,13 +85,27 @@ def load(path: str | os.PathLike[str]) -> SavedGame:
         raw = read_bounded(path, MAX_FILE_BYTES, "saved game")
     except UnreadableFile as error:
         raise SaveFileError(str(error)) from None
+    return from_document(parsed(raw))
+
+
+def parsed(raw: bytes) -> Any:
+    """The JSON document of a file's bytes; ``SaveFileError`` if they are not JSON."""
     try:
-        document = json.loads(raw.decode("utf-8"), parse_int=json_int)
+        return json.loads(raw.decode("utf-8"), parse_int=json_int)
     except NumberError as error:
         raise SaveFileError(f"a number in the file: {error}") from None
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
         raise SaveFileError("not a JSON saved game") from None
-    return from_document(document)
+
+
+def is_save(raw: bytes) -> bool:
+    """Whether the bytes ``raw`` are a Straights save file (by its format field), whatever game state
+    it describes."""
+    try:
+        document = parsed(raw)
+    except SaveFileError:
+        return False
+    return isinstance(document, dict) and document.get("format") == FORMAT
 
 
 def _field(document: dict[str, Any], name: str, kind: type) -> Any:

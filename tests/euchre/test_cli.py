@@ -9,6 +9,7 @@ import pytest
 
 from sim.euchre.cli import USAGE, main
 from tests.euchre.regen_golden import GOLDEN, PACKS, run_case
+from tests.typed_input import InterruptedInput
 
 CASES = sorted(GOLDEN.glob("*.args"))
 GOOD_ARGS = ["noshuffle", "1", "A", "Simple", "B", "Simple", "C", "Simple", "D", "Simple"]
@@ -103,11 +104,7 @@ def test_a_card_number_of_5000_digits_is_refused_in_one_line():
 
 
 def test_ctrl_c_at_a_prompt_is_one_line_and_status_130(capsys):
-    def interrupted_input():
-        yield "pass\n"
-        raise KeyboardInterrupt
-
-    code = main([str(PACKS / "pack.in"), "noshuffle", "1", *HUMANS], interrupted_input(), io.StringIO())
+    code = main([str(PACKS / "pack.in"), "noshuffle", "1", *HUMANS], InterruptedInput("pass\n"), io.StringIO())
     assert code == 130 and capsys.readouterr().err == "euchre: interrupted\n"
 
 

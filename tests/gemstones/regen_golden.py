@@ -34,6 +34,10 @@ class Answerer:
     def __iter__(self):
         return self
 
+    def readline(self, size: int = -1) -> str:
+        """The next answer as a line of standard input (``sim.console.input_lines`` reads lines)."""
+        return next(self)
+
     def __next__(self) -> str:
         answer = self.prefix.pop(0) if self.prefix else self.answer(self.out.getvalue())
         self.typed.append(answer)

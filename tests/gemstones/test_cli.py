@@ -11,6 +11,7 @@ import pytest
 from sim import files
 from sim.gemstones.cli import main
 from tests.gemstones.regen_golden import GOLDEN, Answerer, run, run_case
+from tests.typed_input import InterruptedInput
 
 CASES = sorted(GOLDEN.glob("*.args"))
 MIDGAME = (GOLDEN / "midgame.sav").read_text()
@@ -97,16 +98,10 @@ def test_end_of_input_anywhere_says_the_game_was_not_saved_and_fails(tmp_path, m
     assert list(tmp_path.iterdir()) == []
 
 
-def interrupted_input(lines: str):
-    """Standard input on which the person types ``lines`` and then presses Ctrl-C."""
-    yield from io.StringIO(lines)
-    raise KeyboardInterrupt
-
-
 def test_ctrl_c_at_a_prompt_is_one_line_and_status_130(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     out = io.StringIO()
-    assert main(["--seed", "44"], interrupted_input(NEW_GAME), out) == 130
+    assert main(["--seed", "44"], InterruptedInput(NEW_GAME), out) == 130
     assert out.getvalue().endswith("> ")
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("gemstones: interrupted; the game was not saved (answer y")
@@ -137,6 +132,19 @@ def test_a_failed_save_says_why_asks_again_and_leaves_the_old_file(tmp_path, mon
     assert code == 1 and stdout.getvalue().endswith("Could not save to keep.sav: No space left on device.\nSave to which file?\n> ")
     assert (tmp_path / "keep.sav").read_text() == MIDGAME
     assert sorted(path.name for path in tmp_path.iterdir()) == ["keep.sav"]
+
+
+def test_the_pause_refuses_to_write_over_a_file_that_is_not_a_gemstones_save(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "keep.sav").write_text(MIDGAME)
+    (tmp_path / "notes.txt").write_text("my notes\n")
+    code = main(["--load", "keep.sav"], io.StringIO("y\nnotes.txt\nkeep.sav\n"), stdout := io.StringIO())
+    assert code == 0
+    assert stdout.getvalue().endswith(
+        "Save to which file?\n> Could not save to notes.txt: it exists and is not a Gemstones saved game.\n"
+        "Save to which file?\n> Game saved to keep.sav.\n"
+    )
+    assert (tmp_path / "notes.txt").read_text() == "my notes\n"
 
 
 def edited(find, replace, count=1):

@@ -12,6 +12,7 @@ import pytest
 from sim import files
 from sim.straights.cli import main
 from tests.straights.regen_golden import GOLDEN, run_case
+from tests.typed_input import InterruptedInput
 
 CASES = sorted(GOLDEN.glob("*.args"))
 
@@ -222,14 +223,8 @@ def test_loading_what_is_not_a_regular_file_is_one_line_not_a_hang(kind, tmp_pat
     assert code == 2 and err.count("\n") == 1 and err.endswith("not a saved game\n")
 
 
-def interrupted_input(lines):
-    """Standard input on which the person types ``lines`` and then presses Ctrl-C."""
-    yield from io.StringIO(lines)
-    raise KeyboardInterrupt
-
-
 def test_ctrl_c_at_a_prompt_is_one_line_that_says_how_to_save(capsys):
-    code = main(["44"], interrupted_input("h\nc\nc\nc\n"), out := io.StringIO())
+    code = main(["44"], InterruptedInput("h\nc\nc\nc\n"), out := io.StringIO())
     err = capsys.readouterr().err
     assert code == 130 and out.getvalue().endswith(">")
     assert err == "straights: interrupted; the game was not saved (at a human's turn, save FILE keeps it for --load FILE)\n"
@@ -253,6 +248,20 @@ def test_a_failed_save_leaves_the_previous_file_intact(tmp_path, monkeypatch, ca
     assert code == 0 and "Could not save to keep.json: No space left on device." in out
     assert (tmp_path / "keep.json").read_text() == previous
     assert sorted(path.name for path in tmp_path.iterdir()) == ["keep.json"]
+
+
+def test_save_refuses_to_write_over_a_file_that_is_not_a_straights_save(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "notes.txt").write_text("my notes\n")
+    (tmp_path / "other.sav").write_text((GOLDEN.parent.parent / "gemstones" / "golden" / "midgame.sav").read_text())
+    (tmp_path / "old.json").write_text((GOLDEN / "midround.json").read_text())
+    code, out, _ = run(["--load", "old.json"], "save notes.txt\nsave other.sav\nsave old.json\nquit\n", capsys)
+    assert code == 0
+    assert "Could not save to notes.txt: it exists and is not a Straights saved game.\n>" in out
+    assert "Could not save to other.sav: it exists and is not a Straights saved game.\n>" in out
+    assert "Game saved to old.json." in out  # a save of this game may be replaced
+    assert (tmp_path / "notes.txt").read_text() == "my notes\n"
+    assert (tmp_path / "other.sav").read_text().startswith("cardsim-gemstones-save")
 
 
 @pytest.mark.parametrize("command", [["straights"], [sys.executable, "-m", "sim.straights"]])
