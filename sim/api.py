@@ -36,6 +36,13 @@ or None. A card is drawn from its *face*: a playing card's name ("7S", "TD"), ``
 face down (``sim.pictures`` draws these), or a face of the game's own, such as a Gemstones stone's
 name in lower case ("ruby"), which its view module draws: ``picture(face)``, an SVG document or None.
 
+**Compiled policies.** A strategy whose decisions are a per-row function compiled with numba (the
+built-in ones) says so with ``compiled``, a ``CompiledPolicy``: the game's fast engine then calls that
+function inside its kernel, so a lineup of such strategies plays whole blocks of rounds without
+Python between decisions. The function's signature is the game's ``POLICY`` (in its observation
+module), and the strategy's ``choose`` runs the same function over a batch's rows, so both engines
+and the programs play the same code.
+
 **Decision ids.** A round (hand) of a whole game is numbered ``round_id(game, round)``, unique across
 the games of a run; a decision within it is its step. Seeded strategies draw from
 ``decision_rng(their seed, round id, step, ...)``, or take one number per row of a batch from
@@ -46,6 +53,7 @@ decision's randomness depends on nothing but which decision it is.
 from __future__ import annotations
 
 import dataclasses
+import warnings
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NotRequired, Protocol, Self, TypedDict, runtime_checkable
 
@@ -61,6 +69,38 @@ class IllegalAction(ValueError):
 
 class UnknownAction(ValueError):
     """Text that names no action of the game (``Game.parse_action``)."""
+
+
+class StrategyFault(ValueError):
+    """A strategy raised, or chose what it may not (not one whole number per decision, or an action
+    that is not legal); the message is one line naming the strategy and the decision (round id,
+    step, seat)."""
+
+
+# Compiled policies are numba's first-class functions, which numba still calls experimental: they are
+# what lets one cached kernel call any lineup's policies without compiling again.
+warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
+
+MAX_POLICY_SETTINGS = 4
+"""How many numeric settings a compiled policy is called with (the ones it has not are 0)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class CompiledPolicy:
+    """A strategy's decision for one row, as a fast engine's kernel calls it: ``function``, a
+    ``numba.njit`` function of its game's ``POLICY`` signature, and the ``settings`` it is called with."""
+
+    function: Any
+    settings: tuple[float, ...] = ()
+
+    def __post_init__(self) -> None:
+        if len(self.settings) > MAX_POLICY_SETTINGS:
+            raise ValueError(f"a compiled policy takes at most {MAX_POLICY_SETTINGS} settings")
+
+    @property
+    def arguments(self) -> tuple[float, ...]:
+        """``settings`` as kernels pass them: floats, padded with zeros to ``MAX_POLICY_SETTINGS``."""
+        return tuple(float(value) for value in self.settings) + (0.0,) * (MAX_POLICY_SETTINGS - len(self.settings))
 
 
 class Strategy(Protocol):

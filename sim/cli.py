@@ -16,9 +16,11 @@ from typing import Any
 import strategies
 from sim import games
 from sim import replay as sim_replay
+from sim.api import StrategyFault
 from sim.bench import BenchRequestError, benchmark
 from sim.bench import add_arguments as add_benchmark_arguments
 from sim.console import (
+    FAILED_STATUS,
     INTERRUPTED_STATUS,
     bounded_float_argument,
     bounded_int_argument,
@@ -27,30 +29,16 @@ from sim.console import (
     say_error,
 )
 from sim.files import UnreadableFile, UnwritableFolder, read_bounded, writable_folder
-from sim.numbers import NumberError, clipped, parse_float, shown
+from sim.numbers import NumberError, amount, clipped, parse_float, shown
 from sim.results import ResultsError, RunStore
-from sim.tournament import PlanError
+from sim.tournament import MAX_SEED, PLAN_FIELDS, TEXT, Field, PlanError, checked_settings, whole_field
+from sim.web.bots import THINK_SECONDS  # no web stack: that loads with the serve command
 from sim.workers import usable_cores, worker_count
 
 DEFAULT_RESULTS = Path("results")
 PLAN_KEYS = ("game", "players", "rounds", "seed", "duplicate", "games", "engine", "keep_rounds", "chunk_size")
 RUN_KEYS = ("jobs", "backend", "scheduler", "out")
-SETTING_TYPES = {
-    "game": (str,),
-    "players": (list,),
-    "rounds": (int,),
-    "seed": (int,),
-    "duplicate": (bool,),
-    "games": (bool,),
-    "engine": (str,),
-    "keep_rounds": (bool,),
-    "chunk_size": (int,),
-    "jobs": (int,),
-    "backend": (str,),
-    "scheduler": (str,),
-    "out": (str,),
-    "description": (str,),
-}
+BACKENDS = ("loky", "dask")
 
 
 class UsageError(Exception):
@@ -58,7 +46,6 @@ class UsageError(Exception):
 
 
 MAX_COUNT = 10**15  # rounds, deals, chunk sizes: years of play at millions a second
-MAX_SEED = 2**63 - 1  # numpy's SeedSequence takes non-negative entropy
 MAX_SETTING_BYTES = 1 << 20  # an experiment file is a few lines
 SCHEDULER_TIMEOUT = "10s"  # to reach a Dask scheduler before saying it cannot be reached
 
@@ -66,6 +53,15 @@ _positive_int = bounded_int_argument(1, MAX_COUNT)
 _count = bounded_int_argument(0, MAX_COUNT)
 _seed = bounded_int_argument(0, MAX_SEED, "seed")
 _jobs_argument = bounded_int_argument(-MAX_COUNT, MAX_COUNT, "number of workers")
+# What an experiment file may set: a plan's fields, how to run it, and words about it.
+EXPERIMENT_FIELDS = {
+    **{key: PLAN_FIELDS[key] for key in PLAN_KEYS},
+    "jobs": whole_field(-MAX_COUNT, MAX_COUNT),
+    "backend": Field(" or ".join(map(repr, BACKENDS)), lambda value: value in BACKENDS),
+    "scheduler": TEXT,
+    "out": TEXT,
+    "description": TEXT,
+}
 
 
 _probability = bounded_float_argument(1e-9, 0.5, "probability")
@@ -121,29 +117,22 @@ def _jobs(value: int, available: int | None = None) -> int:
 
 
 def read_experiment(path: str) -> dict[str, Any]:
-    """The settings of an experiment TOML file (plan keys plus jobs/backend/scheduler/out)."""
+    """The settings of an experiment TOML file (plan keys plus jobs/backend/scheduler/out), each
+    checked against its field (``EXPERIMENT_FIELDS``)."""
     try:
         settings = tomllib.loads(read_bounded(path, MAX_SETTING_BYTES, "TOML experiment file").decode("utf-8"))
     except UnreadableFile as error:
         raise UsageError(f"cannot read {path}: {error}") from None
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-        raise UsageError(f"{path} is not valid TOML: {error}") from None
-    unknown = set(settings) - set(PLAN_KEYS) - set(RUN_KEYS) - {"description"}
-    if unknown:
-        raise UsageError(f"{path}: unknown settings {', '.join(sorted(unknown))}")
+    except RecursionError:
+        raise UsageError(f"{path} is not an experiment file: its values nest too deeply") from None
+    except ValueError as error:  # not UTF-8, not TOML, or an integer too long to read
+        raise UsageError(f"{path} is not valid TOML: {clipped(str(error))}") from None
     if isinstance(settings.get("players"), str):
         try:
             settings["players"] = _players(settings["players"])
         except argparse.ArgumentTypeError as error:
             raise UsageError(f"{path}: players: {error}") from None
-    for key, kinds in SETTING_TYPES.items():
-        if key in settings and (
-            not isinstance(settings[key], kinds) or isinstance(settings[key], bool) and bool not in kinds
-        ):
-            raise UsageError(f"{path}: {key} must be {' or '.join(kind.__name__ for kind in kinds)}")
-    if not all(isinstance(player, str) for player in settings.get("players", [])):
-        raise UsageError(f"{path}: players must be strategy names")
-    return settings
+    return checked_settings(settings, EXPERIMENT_FIELDS, path)
 
 
 def tournament_settings(args: argparse.Namespace) -> dict[str, Any]:
@@ -164,11 +153,8 @@ def command_tournament(args: argparse.Namespace) -> int:
     from sim.report import format_summary
 
     settings = tournament_settings(args)
-    try:
-        plan = tournament.Plan(**{key: settings[key] for key in PLAN_KEYS if key in settings})
-        plan.validate()
-    except TypeError as error:
-        raise UsageError(f"bad tournament settings: {error}") from None
+    plan = tournament.Plan(**{key: settings[key] for key in PLAN_KEYS if key in settings})  # each checked
+    plan.validate()
     out = Path(settings.get("out") or DEFAULT_RESULTS / plan.run_id)
     writable_folder(out)
     backend = settings.get("backend", "loky")
@@ -192,9 +178,9 @@ def command_tournament(args: argparse.Namespace) -> int:
 
 def _say_resumption(plan, store: RunStore, out: Path) -> None:
     """Tell the user when this command carries on an earlier run instead of starting afresh."""
-    from sim.tournament import stored_chunks
+    from sim.tournament import check_chunks
 
-    played = len(stored_chunks(plan, store))
+    played = len(check_chunks(plan, store, rows=False).sound)  # run() checks their rows, and says what is damaged
     if played == plan.num_chunks:
         print(
             f"cardsim tournament: {out}/ already holds this finished run; showing its results "
@@ -253,13 +239,18 @@ def command_report(args: argparse.Namespace) -> int:
     from sim.report import format_summary
 
     store = RunStore(args.run_dir)
-    plan = tournament.plan_from_config(store.read_config())
-    missing = set(range(plan.num_chunks)) - store.finished_chunks()
+    plan = tournament.stored_plan(store)
+    stored = tournament.check_chunks(plan, store)
+    if stored.damaged:
+        more = len(stored.damaged) - 1
+        also = f" (and {amount(more, 'more damaged chunk')})" if more else ""
+        raise ResultsError(f"{stored.damaged[0].message}{also}; run the tournament again to play it again")
+    missing = plan.num_chunks - len(stored.sound)
     if missing:
-        partial, played = tournament.interim(plan, store)
+        partial, played = tournament.interim(plan, store, stored.sound)
         unit = ("games" if plan.games else "deals") + (", each in every seating" if plan.duplicate else "")
         print(
-            f"Unfinished: {plan.num_chunks - len(missing)} of {plan.num_chunks} chunks stored ({played:,} of "
+            f"Unfinished: {len(stored.sound)} of {plan.num_chunks} chunks stored ({played:,} of "
             f"{plan.rounds:,} {unit}); interim figures below, no tables or plots written. Run the "
             "tournament again to resume it.\n"
         )
@@ -395,7 +386,13 @@ def command_crosscheck(args: argparse.Namespace) -> int:
         raise UsageError(
             str(NoFastEngine(f"{args.game} has one engine (reference) until it has a fast one: nothing to cross-check"))
         )
-    specs = args.strategies or [args.baseline or game.baseline] * game.num_seats
+    specs = args.strategies or [args.baseline or game.baseline]
+    if len(specs) == 1:
+        specs *= game.num_seats
+    if len(specs) != game.num_seats:
+        raise UsageError(
+            f"--strategies takes one spec per seat ({game.num_seats}) or one for every seat, not {len(specs)}"
+        )
     jobs = _jobs(args.jobs)
     args.interrupted = "interrupted; a cross-check keeps nothing, so it starts again from its first deal"
     with progress_bar(args.rounds, "round", f"{args.game} crosscheck", not args.quiet) as bar:
@@ -423,8 +420,11 @@ def command_serve(args: argparse.Namespace) -> int:
     from sim.web import server  # the web stack loads only for this command
 
     args.interrupted = "stopped"
+    policies = Path(args.policies).resolve() if args.policies else None
+    if policies is not None and not policies.is_dir():
+        raise UsageError(f"--policies {clipped(args.policies)} is not a folder")
     try:
-        server.serve(args.host, args.port)
+        server.serve(args.host, args.port, args.think_seconds, policies)
     except server.ServeError as error:
         raise UsageError(str(error)) from None
     return 0
@@ -566,7 +566,9 @@ def argument_parser() -> argparse.ArgumentParser:
     check.add_argument("--game", choices=games.names(), default=games.DEFAULT_GAME)
     check.add_argument("--rounds", type=_positive_int, default=10_000)
     check.add_argument("--seed", type=_seed, default=0)
-    check.add_argument("--strategies", type=_players, metavar="A,B,C,D", help="one spec per seat")
+    check.add_argument(
+        "--strategies", type=_players, metavar="A,B,C,D", help="one spec per seat, or one for every seat"
+    )
     check.add_argument(
         "--baseline", default="", help="the strategy of every seat without --strategies (default: the game's baseline)"
     )
@@ -590,6 +592,16 @@ def argument_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default: this machine only)")
     serve.add_argument("--port", type=bounded_int_argument(0, 65535, "port"), default=8000, help="0: any free port")
+    serve.add_argument(
+        "--think-seconds",
+        type=bounded_float_argument(0.1, 3600, "time"),
+        default=THINK_SECONDS,
+        metavar="S",
+        help=f"a bot's time for one decision; past it the table ends with a message (default: {THINK_SECONDS:g})",
+    )
+    serve.add_argument(
+        "--policies", metavar="FOLDER", help="the folder policy:path= may name files in (default: no policy seated)"
+    )
     serve.set_defaults(handler=command_serve)
 
     bench = commands.add_parser("bench", help="measure engine speed")
@@ -621,6 +633,9 @@ def main(argv: list[str] | None = None) -> int:
     ) as error:
         print(f"cardsim {args.command}: {error}", file=sys.stderr)
         return 2
+    except StrategyFault as error:  # raised here or in a worker (joblib and Dask raise it again here)
+        print(f"cardsim {args.command}: {error}", file=sys.stderr)
+        return FAILED_STATUS
     except KeyboardInterrupt:
         say_error(f"cardsim {args.command}", args.interrupted)
         return INTERRUPTED_STATUS

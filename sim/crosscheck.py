@@ -21,6 +21,7 @@ import numpy as np
 import strategies as strategy_registry
 from sim import games
 from sim.api import Strategy
+from sim.lockstep import strategy_name
 from sim.play import play_out
 from sim.workers import in_order
 
@@ -34,7 +35,7 @@ class NoFastEngine(ValueError):
 @dataclass(frozen=True)
 class Divergence:
     """Where the engines first disagree: at decision ``step`` of the deal (its action or, with
-    ``field``, what the mover saw), or (step None) in the points."""
+    ``field``, what the mover saw), or (step None) in the points (``field`` says which)."""
 
     deal: int
     step: int | None
@@ -66,7 +67,7 @@ class CrosscheckReport:
             return f"crosscheck OK ({setting}): {agreed} in the reference and fast engines"
         where = self.divergence
         if where.step is None:
-            what = f"points differ: reference {where.reference}, fast {where.fast}"
+            what = f"{where.field} differ: reference {where.reference}, fast {where.fast}"
         else:
             what = f"decision {where.step} differs in {where.field}: reference {where.reference}, fast {where.fast}"
         return f"crosscheck FAILED ({setting}): deal {where.deal}, {what} (after {agreed})"
@@ -86,12 +87,21 @@ class Call:
 class Recorder:
     """A strategy that answers as ``strategy`` does and logs every call into ``log``."""
 
+    # Asked in Python even when ``strategy`` has a compiled policy, so its every observation is logged;
+    # the compiled policy playing inside the kernel is checked by its points (``_check_span``).
+    compiled = None
+
     def __init__(self, strategy: Strategy, log: list[Call]) -> None:
         self.strategy = strategy
         self.log = log
 
     def __getattr__(self, name: str) -> Any:
-        return getattr(self.strategy, name)  # e.g. a lookahead's bind(truth), or its name
+        return getattr(self.strategy, name)  # e.g. a lookahead's bind(truth)
+
+    @property
+    def name(self) -> str:
+        """The recorded strategy's name, which faults report."""
+        return strategy_name(self.strategy)
 
     def choose(self, observation: Any) -> np.ndarray:
         chosen = np.asarray(self.strategy.choose(observation))
@@ -197,7 +207,19 @@ def _check_span(
     reference, fast = Decisions.of(reference_log), Decisions.of(fast_log)
     bad = _first_bad_deal(reference, fast, deal_ids, reference_points, fast_points)
     if bad is None:
-        return count, len(reference.actions), None
+        # Compiled policies play inside the kernel, unseen by the recorders: their points must agree too.
+        kernel_points = record.play_rounds["fast"](deals, list(players), deal_ids).points
+        differ = np.flatnonzero((kernel_points != reference_points).any(axis=1))
+        if differ.size == 0:
+            return count, len(reference.actions), None
+        first = int(differ[0])
+        agreed = int(reference.spans(deal_ids[first : first + 1])[0][0])
+        reference_text, kernel_text = (str(tuple(side[first].tolist())) for side in (reference_points, kernel_points))
+        return (
+            first,
+            agreed,
+            Divergence(int(deal_ids[first]), None, reference_text, kernel_text, "points in the kernel"),
+        )
     (start, stop), (fast_start, fast_stop) = (side.spans(deal_ids[bad : bad + 1]) for side in (reference, fast))
     divergence = _first_difference(
         record,
@@ -277,6 +299,4 @@ def _build(game: str, specs: Sequence[str | Strategy]) -> list[Strategy]:
 
 
 def _describe(strategy: str | Strategy) -> str:
-    if isinstance(strategy, str):
-        return strategy
-    return getattr(strategy, "name", type(strategy).__name__)
+    return strategy if isinstance(strategy, str) else strategy_name(strategy)

@@ -41,9 +41,10 @@ import strategies as strategy_registry
 from sim import games
 from sim.api import GameState, Strategy, legal_mask_of
 from sim.games import Game
-from sim.play import reference_state
+from sim.play import choose_one, reference_state
 
 REWARDS = ("points", "win")
+MAX_SEED = 2**63 - 1  # as tournaments take seeds: numpy's SeedSequence takes non-negative entropy, int64 keeps it
 RENDER_MODES = ("ansi", "human")
 # Each seat's strategy spec or None for a learner: seat → spec, or one entry per seat.
 Opponents = Mapping[int, str] | Sequence[str | None] | None
@@ -82,6 +83,16 @@ def seat_specs(game: Game, opponents: Opponents) -> list[str | None]:
     if None not in specs:
         raise ValueError("opponents fill every seat: leave at least one seat (None) for a learner")
     return specs
+
+
+def checked_seed(seed: object) -> int:
+    """``seed`` as a deal seed: ``TypeError`` unless it is a whole number (a bool is not one),
+    ``ValueError`` unless it is from 0 to ``MAX_SEED``."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"seed must be a whole number from 0 to {MAX_SEED}, not a {type(seed).__name__}")
+    if not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"seed must be from 0 to {MAX_SEED}")
+    return int(seed)
 
 
 def observation_space(game: Game) -> spaces.Dict:
@@ -142,9 +153,10 @@ class raw_env(AECEnv):  # PettingZoo's name for the environment without its wrap
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        """Deal the next deal (whole game): deal 0 of ``seed`` when one is given; ``options`` are unused."""
+        """Deal the next deal (whole game): deal 0 of ``seed`` when one is given; ``options`` are unused.
+        A seed that is not a whole number from 0 to ``MAX_SEED`` is refused before anything changes."""
         if seed is not None:
-            self.deal_seed, self.next_index = seed, 0
+            self.deal_seed, self.next_index = checked_seed(seed), 0
         self.state = reference_state(self.game, self.deal_seed, self.next_index, self.whole_game)
         self.next_index += 1
         self.agents = list(self.possible_agents)
@@ -238,7 +250,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the environment without its wrap
                 self.agent_selection = agent_name(self.state.current_player)
                 self.seen[self.agent_selection] = self.game.encode(self.state.observe())[0]
                 return
-            self._apply(int(player.choose(self.state.observe())[0]))
+            self._apply(choose_one(player, self.state))
         outcome = self.outcome()
         self.rewards = {agent: outcome[self.seats[agent]] for agent in self.agents}
         self.terminations = dict.fromkeys(self.agents, True)

@@ -20,7 +20,7 @@ Layout of a league folder::
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from itertools import combinations
 from pathlib import Path
 
@@ -28,7 +28,7 @@ import pandas as pd
 
 from sim import games, report, seating, stats, tournament
 from sim.results import ResultsError, RunStore
-from sim.tournament import Plan, PlanError
+from sim.tournament import PLAN_FIELDS, Plan, PlanError, checked_settings
 
 # The deals (or games) of each pairing when none are asked for: enough to rank strategies a few
 # dozen Elo apart.
@@ -110,12 +110,17 @@ def prepare(league: League, folder: Path) -> None:
 
 
 def read_league(folder: Path) -> League:
-    """The league a league folder holds."""
-    config = RunStore(folder).read_json("league.json")
-    try:
-        return League(**config["league"])
-    except (TypeError, KeyError) as error:
-        raise ResultsError(f"{folder}/league.json is not a cardsim league: {error}") from None
+    """The league a league folder holds, its league.json checked field by field (a League's fields are
+    a plan's); ResultsError or PlanError in one line if it holds no league."""
+    where = folder / "league.json"
+    config = RunStore(folder).read_json(where.name)
+    if not isinstance(config, dict) or not isinstance(config.get("league"), dict):
+        raise ResultsError(f"{where} is not a cardsim league")
+    league_fields = {field.name: PLAN_FIELDS[field.name] for field in fields(League)}
+    settings = checked_settings(config["league"], league_fields, str(where))
+    if not {"game", "players"} <= set(settings):
+        raise ResultsError(f"{where} is not a cardsim league: it names no game or no players")
+    return League(**settings)
 
 
 def run(
@@ -156,10 +161,9 @@ def finish(league: League, folder: Path, anchor: str | None = None) -> LeagueRes
 
 def _paired_row(run_folder: Path) -> pd.Series:
     """The one row of a finished pairing's paired table (``paired.csv``)."""
-    path = run_folder / "paired.csv"
-    if not path.exists():
+    if not (run_folder / "paired.csv").exists():
         raise ResultsError(f"{run_folder} is unfinished: run the league again to resume it")
-    return pd.read_csv(path).iloc[0]
+    return RunStore(run_folder).read_table("paired.csv").iloc[0]
 
 
 def matrix_table(league: League, paired: dict[tuple[int, int], pd.Series]) -> pd.DataFrame:

@@ -1,5 +1,5 @@
-"""What every fast engine shares: whole games played as rounds in lockstep, the seats' strategies, and
-the error for bad deals.
+"""What every fast engine shares: whole games played as rounds in lockstep, the seats' strategies, the
+check of what a strategy chooses, and the error for bad deals.
 
 A fast engine plays a batch of rounds at once (``play_rounds``). ``play_games`` strings them into
 whole games: round ``r`` of every game still going is dealt together, played as one batch and
@@ -10,10 +10,11 @@ vectorized call over the games that still need it.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
-from sim.api import Strategy, round_ids
+from sim.api import Strategy, StrategyFault, round_ids
 from sim.games import DealSource
 
 
@@ -68,3 +69,72 @@ class Players:
 def strategy_name(strategy: Strategy) -> str:
     """What messages call a strategy: its ``name``, else its class's."""
     return getattr(strategy, "name", type(strategy).__name__)
+
+
+def choose_checked(
+    strategy: Strategy,
+    observation: Any,
+    legal: np.ndarray | int,
+    steps: int | np.ndarray | None,
+    seats: int | np.ndarray,
+) -> np.ndarray:
+    """(n,) int64: ``strategy``'s actions for the n rows of ``observation``, each legal in its row of
+    ``legal`` ((n, num_actions) bool), or only one of ``legal`` actions when it is their number (for
+    an engine that checks legality itself); else ``StrategyFault`` naming the decision (the
+    observation's round id, ``steps``, ``seats``: one for every row or one per row; ``steps`` None
+    when unknown). Any ``Exception`` the strategy raises becomes a fault too (``KeyboardInterrupt``
+    is not one)."""
+    try:
+        chosen = strategy.choose(observation)
+    except Exception as error:
+        message = str(error).strip().splitlines()
+        said = f": {message[0]}" if message else ""
+        raise fault(strategy, f"raised {type(error).__name__}{said}", observation.round_id, steps, seats) from error
+    actions = np.asarray(chosen)
+    size = len(observation)
+    # Floats (even 3.0) and bools are refused: they are a strategy's bug, not an action.
+    if actions.shape != (size,) or actions.dtype.kind not in "iu":
+        expected = f"{size} whole-number action{'s' if size != 1 else ''}"
+        raise fault(strategy, f"returned {_shown(actions)}, not {expected}", observation.round_id, steps, seats)
+    num_actions = legal if isinstance(legal, int) else legal.shape[1]
+    # Viewed unsigned, negative actions become huge: one reduction checks both ends.
+    if size and actions.view(np.dtype(f"u{actions.itemsize}")).max() >= num_actions:
+        row = int(np.argmax((actions < 0) | (actions >= num_actions)))
+        what = f"chose action {int(actions[row])}, which is not an action of this game (0..{num_actions - 1})"
+        raise fault(strategy, what, observation.round_id, steps, seats, row)
+    if not isinstance(legal, int):
+        allowed = legal[np.arange(size), actions]
+        if not allowed.all():
+            row = int(np.argmin(allowed))
+            what = f"chose action {int(actions[row])}, which is not legal there"
+            raise fault(strategy, what, observation.round_id, steps, seats, row)
+    return actions.astype(np.int64, copy=False)
+
+
+def fault(
+    strategy: Strategy,
+    what: str,
+    round_ids: np.ndarray,
+    steps: int | np.ndarray | None,
+    seats: int | np.ndarray,
+    row: int = 0,
+) -> StrategyFault:
+    """The one-line fault of ``strategy`` at decision ``row`` of a batch (its round id, step and seat:
+    ``steps`` and ``seats`` are one for every row or one per row; ``steps`` None when unknown)."""
+    where = [f"round {int(np.asarray(round_ids).reshape(-1)[row])}"]
+    if steps is not None:
+        where.append(f"step {_at(steps, row)}")
+    where.append(f"seat {_at(seats, row)}")
+    return StrategyFault(f"strategy {strategy_name(strategy)!r} {what} ({', '.join(where)})")
+
+
+def _at(values: int | np.ndarray, row: int) -> int:
+    """Row ``row`` of ``values``, one for every row or one per row."""
+    return int(values) if np.ndim(values) == 0 else int(np.asarray(values)[row])
+
+
+def _shown(actions: np.ndarray) -> str:
+    """What a strategy returned, for a message: a lone value as itself, else its dtype and shape."""
+    if actions.size == 1 and actions.dtype != object:
+        return f"{actions.reshape(-1)[0].item()!r} ({actions.dtype}, shape {actions.shape})"
+    return f"an array of {actions.dtype}, shape {actions.shape}"

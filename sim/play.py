@@ -15,8 +15,9 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from sim.api import NewGame, NewState, State, Strategy
+from sim.api import NewGame, NewState, State, Strategy, legal_mask_of
 from sim.games import DealSource, Game, GamesResult, PlayGames, PlayRounds, RoundsResult, game_deal_source
+from sim.lockstep import choose_checked
 
 S = TypeVar("S", bound=State)
 
@@ -28,10 +29,31 @@ def ignore_events(events: list[Any]) -> None:
 def play_out(state: S, strategies: Sequence[Strategy], witness: Callable[[list[Any]], None] = ignore_events) -> S:
     """Play ``state`` to its end, ``strategies[seat]`` choosing for each seat; returns it.
 
-    ``witness`` is handed the events of every action as it is taken (``sim.replay`` tells them)."""
+    ``witness`` is handed the events of every action as it is taken (``sim.replay`` tells them). A
+    strategy that misbehaves raises ``StrategyFault`` (``choose_one``)."""
+    current_round, step = None, 0
     while not state.is_over:
-        witness(state.apply(int(strategies[state.current_player].choose(state.observe())[0])))
+        observation = state.observe()
+        # Steps count a round's decisions, as the fast engines do; a whole game starts each round at 0.
+        step = step + 1 if observation.round_id[0] == current_round else 0
+        current_round = observation.round_id[0]
+        witness(state.apply(_chosen(strategies[state.current_player], state, observation, step)))
     return state
+
+
+def choose_one(strategy: Strategy, state: State, step: int | None = None) -> int:
+    """The action ``strategy`` chooses for the player to move in ``state`` (not over).
+
+    ``StrategyFault`` (one line: the strategy, the round id, ``step`` when given, and the seat) when
+    the strategy raises, returns anything but one whole number, or chooses an action that is not
+    among ``state.legal_actions()``."""
+    return _chosen(strategy, state, state.observe(), step)
+
+
+def _chosen(strategy: Strategy, state: State, observation: Any, step: int | None) -> int:
+    """``choose_one`` given the state's observation."""
+    legal = legal_mask_of(state.legal_actions(), observation.legal_mask.shape[1])
+    return int(choose_checked(strategy, observation, legal, step, state.current_player)[0])
 
 
 def reference_state(game: Game, seed: int, index: int, whole_game: bool = False) -> State:

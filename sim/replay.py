@@ -16,7 +16,6 @@ import importlib
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Protocol, cast
 
 import pandas as pd
@@ -26,7 +25,7 @@ from sim.api import GameState, State
 from sim.console import bounded_int_argument
 from sim.play import play_out, reference_state
 from sim.results import ResultsError, RunStore
-from sim.tournament import Plan, plan_from_config
+from sim.tournament import Plan, PlanError, chunk_damage, stored_plan
 
 # The largest deal, seating or seat number read: beyond any run, so a number out of a run's range gets
 # that run's own message (``parse_int`` needs an upper bound to refuse long texts unread).
@@ -107,10 +106,10 @@ def read_plan(store: RunStore) -> Plan:
     if not store.path.is_dir():
         raise ReplayError(f"{store.path} is not a folder: name a tournament run's folder (results/<run-id>)")
     try:
-        return plan_from_config(store.read_config())
+        return stored_plan(store)
     except ResultsError as error:
         raise ReplayError(f"{store.path} holds no tournament run: {error}") from None
-    except TypeError as error:
+    except PlanError as error:
         raise ReplayError(f"{store.path}/config.json is not a plan this cardsim reads: {error}") from None
 
 
@@ -161,14 +160,20 @@ def result_lines(replay: Replay, outcome: dict[str, list]) -> list[str]:
 def stored_row_check(replay: Replay, outcome: dict[str, list]) -> str:
     """A line saying the replayed outcome equals the run's stored rows for the deal and seating, or
     why there are none to compare with; ``ReplayError`` when they differ."""
-    plan, deal, seating = replay.plan, replay.deal, replay.seating
+    plan, deal, seating, store = replay.plan, replay.deal, replay.seating, replay.store
     chunk = deal // plan.chunk_size
-    path = replay.store.chunk_path(chunk, ".parquet")
+    path = store.chunk_path(chunk, ".parquet")
     if not plan.keep_rounds:
         return "The run kept no per-deal rows (--no-rounds): there is no stored row to compare with."
-    if not path.exists():
+    if chunk not in store.finished_chunks():
         return f"Chunk {chunk} of the run is not stored yet: there is no stored row to compare with."
-    rows = stored_rows(path, unit(plan), deal, seating)
+    damage = chunk_damage(plan, plan.check_shape(), store, chunk)
+    if damage is not None:
+        return (
+            f"{damage.message}; there is no stored row to compare with "
+            "(running the tournament again plays the chunk again)."
+        )
+    rows = stored_rows(store, chunk, unit(plan), deal, seating)
     stored = {column: rows[column].tolist() for column in outcome}
     if stored != outcome:
         raise ReplayError(
@@ -178,16 +183,13 @@ def stored_row_check(replay: Replay, outcome: dict[str, list]) -> str:
     return f"The replayed points match the run's stored row ({path.name}, {unit(plan)} {deal}, seating {seating})."
 
 
-def stored_rows(path: Path, id_column: str, deal: int, seating: int) -> pd.DataFrame:
-    """The stored rows of ``deal`` in ``seating``, one per seat in seat order."""
+def stored_rows(store: RunStore, chunk: int, id_column: str, deal: int, seating: int) -> pd.DataFrame:
+    """The stored rows of ``deal`` in ``seating`` (of the sound chunk ``chunk``), one per seat in seat order."""
     try:
-        rows = pd.read_parquet(path)
-    except (OSError, ValueError) as error:
-        raise ReplayError(f"{path} is unreadable: {error}") from None
-    chosen = rows[(rows[id_column] == deal) & (rows["seating"] == seating)].sort_values("seat")
-    if chosen.empty:
-        raise ReplayError(f"{path} holds no row of {id_column} {deal}, seating {seating}")
-    return chosen
+        rows = store.read_rows(chunk)
+    except ResultsError as error:  # changed since it was checked
+        raise ReplayError(str(error)) from None
+    return rows[(rows[id_column] == deal) & (rows["seating"] == seating)].sort_values("seat")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -6,6 +6,7 @@ Layout of ``results/<run-id>/``::
                                 versions, provenance (package version, git revision)
     chunks/NNNNNN.json          per-chunk aggregates; present means the chunk is finished
     chunks/NNNNNN.parquet       per-round (or per-game) rows of the chunk, unless rows are off
+    damaged/                    chunk files found damaged, moved aside before their chunks were played again
     aggregates.json             all chunks added up
     summary.csv, paired.csv     the summary tables
     *.png                       the plots
@@ -13,8 +14,11 @@ Layout of ``results/<run-id>/``::
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import re
+import stat
 import subprocess
 from collections.abc import Iterable
 from importlib.metadata import PackageNotFoundError, version
@@ -22,11 +26,23 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
+import pyarrow as pa
 
 from sim.files import UnreadableFile, atomic_write_bytes, read_bounded
-from sim.numbers import shown
+from sim.numbers import NumberError, json_int, shown
 
-MAX_JSON_BYTES = 1 << 28  # aggregates of the largest runs are a few megabytes
+MAX_CONFIG_BYTES = 1 << 20  # config.json and league.json: a plan and its provenance
+MAX_CHUNK_JSON_BYTES = 1 << 22  # one chunk's aggregates: a few kilobytes of counts and histograms
+MAX_TABLE_BYTES = 1 << 26  # a summary or paired table: a few lines a strategy
+MAX_ROWS_FILE_BYTES = 1 << 32  # any chunk's Parquet rows, when the plan that bounds them is not at hand
+# A chunk's file name is its index in six ASCII digits (str.isdigit would take "²³" for 23), so a
+# run holds at most a million chunks.
+CHUNK_NAME = re.compile(r"([0-9]{6})\.(json|parquet)")
+MAX_CHUNKS = 1_000_000
+# The most bytes a chunk's Parquet file may take for its rows: uncompressed, a row's columns take
+# under 32 bytes; the overhead is Parquet's footer and the pandas schema.
+ROWS_FILE_BYTES_PER_ROW = 64
+ROWS_FILE_OVERHEAD = 1 << 20
 # What config.json records besides the plan, because a run written under another version of either
 # cannot be resumed: the game's seeded deal sequence, and the layout of the chunk aggregates.
 VERSIONS = ("deal_version", "aggregates_version")
@@ -100,21 +116,32 @@ class RunStore:
                 )
 
     def read_config(self) -> dict[str, Any]:
-        config = self._read_json(self.path / "config.json")
+        config = self._read_json(self.path / "config.json", MAX_CONFIG_BYTES)
         if not isinstance(config, dict) or not isinstance(config.get("plan"), dict):
             raise ResultsError(f"{self.path / 'config.json'} is not a cardsim run configuration")
         return config
 
     def read_json(self, name: str) -> Any:
-        """The JSON file ``name`` of the run directory, checked as every results file is."""
-        return self._read_json(self.path / name)
+        """The JSON file ``name`` of the folder (league.json), checked as every results file is."""
+        return self._read_json(self.path / name, MAX_CONFIG_BYTES)
 
-    def _read_json(self, path: Path) -> Any:
-        if not path.exists():
+    def _read_json(self, path: Path, limit: int) -> Any:
+        """The JSON value of the regular file ``path`` of at most ``limit`` bytes, whose integers fit
+        64 bits and which spells no NaN or Infinity; ResultsError in one line if not."""
+        if not path.exists() and not path.is_symlink():
             raise ResultsError(f"{path} does not exist")
         try:
-            return json.loads(read_bounded(path, MAX_JSON_BYTES, "results file").decode("utf-8"))
-        except (UnreadableFile, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
+            text = read_bounded(path, limit, "results file").decode("utf-8")
+            return json.loads(text, parse_int=json_int, parse_constant=_refuse_constant)
+        except (UnreadableFile, UnicodeDecodeError, NumberError, json.JSONDecodeError, RecursionError) as error:
+            raise ResultsError(f"{path} is unreadable: {error}") from None
+
+    def read_table(self, name: str) -> pd.DataFrame:
+        """The CSV table ``name`` of the run directory (a regular file under ``MAX_TABLE_BYTES``)."""
+        path = self.path / name
+        try:
+            return pd.read_csv(io.BytesIO(read_bounded(path, MAX_TABLE_BYTES, "results table")))
+        except (UnreadableFile, ValueError) as error:  # pandas' parser errors are ValueErrors
             raise ResultsError(f"{path} is unreadable: {error}") from None
 
     def write_json(self, name: str, value: Any) -> None:
@@ -137,26 +164,86 @@ class RunStore:
         atomic_write_bytes(self.chunk_path(index, ".json"), json.dumps(aggregates).encode())
 
     def finished_chunks(self) -> set[int]:
-        """Indexes of the chunks whose aggregates are stored and readable."""
-        finished = set()
-        for path in self.chunks.glob("*.json") if self.chunks.exists() else ():
-            if path.stem.isdigit():
-                try:
-                    json.loads(path.read_text())
-                except (OSError, ValueError):
-                    continue  # a damaged chunk is played again
-                finished.add(int(path.stem))
-        return finished
+        """Indexes of the chunks whose aggregates file is present, whatever it holds (whether a chunk
+        is sound is for its plan to say: ``sim.tournament.check_chunks``). Other names are not chunks."""
+        try:
+            names = os.listdir(self.chunks)
+        except (FileNotFoundError, NotADirectoryError):
+            return set()
+        found = (CHUNK_NAME.fullmatch(name) for name in names)
+        return {int(match[1]) for match in found if match and match[2] == "json"}
+
+    def read_aggregates(self, index: int) -> dict[str, Any]:
+        """Chunk ``index``'s aggregates as stored: a JSON object (its counts unchecked)."""
+        path = self.chunk_path(index, ".json")
+        aggregates = self._read_json(path, MAX_CHUNK_JSON_BYTES)
+        if not isinstance(aggregates, dict):
+            raise ResultsError(f"{path} is not a chunk's aggregates: it holds no JSON object")
+        return aggregates
 
     def load_aggregates(self, indexes: Iterable[int]) -> list[dict[str, Any]]:
-        return [self._read_json(self.chunk_path(index, ".json")) for index in indexes]
+        return [self.read_aggregates(index) for index in indexes]
+
+    def rows_problem(self, index: int, limit: int) -> str | None:
+        """What keeps chunk ``index``'s Parquet file from being its rows, seen without reading it:
+        missing, not a regular file, or over ``limit`` bytes; None if it may be."""
+        try:
+            status = os.stat(self.chunk_path(index, ".parquet"))
+        except OSError as error:
+            return error.strerror or str(error)
+        if not stat.S_ISREG(status.st_mode):
+            return "it is not a regular file"
+        return "it is larger than the chunk's rows can be" if status.st_size > limit else None
+
+    def read_rows(self, index: int, limit: int = MAX_ROWS_FILE_BYTES) -> pd.DataFrame:
+        """Chunk ``index``'s per-round (or per-game) rows, read whole from a regular file of at most
+        ``limit`` bytes and handed to pyarrow from memory (so pyarrow never opens a pipe or a device)."""
+        path = self.chunk_path(index, ".parquet")
+        try:
+            return pd.read_parquet(io.BytesIO(read_bounded(path, limit, "chunk's rows")))
+        except (UnreadableFile, ValueError, pa.ArrowException) as error:
+            raise ResultsError(f"{path} is unreadable: {error}") from None
 
     def load_rows(self) -> pd.DataFrame:
-        """Every stored per-round (or per-game) row, as one DataFrame."""
-        files = sorted(self.chunks.glob("*.parquet"))
-        if not files:
+        """The per-round (or per-game) rows of every finished chunk, as one DataFrame."""
+        indexes = sorted(self.finished_chunks() & self._chunks_with_rows())
+        if not indexes:
             raise ResultsError(f"{self.path} has no per-round rows (was it run with --no-rounds?)")
-        return pd.concat([pd.read_parquet(path) for path in files], ignore_index=True)
+        return pd.concat([self.read_rows(index) for index in indexes], ignore_index=True)
+
+    def _chunks_with_rows(self) -> set[int]:
+        found = (CHUNK_NAME.fullmatch(path.name) for path in self.chunks.glob("*.parquet"))
+        return {int(match[1]) for match in found if match}
+
+    def set_aside(self, index: int) -> Path:
+        """Move chunk ``index``'s files into ``damaged/`` (aggregates first: from that moment the chunk
+        is not finished, so its rows can never be read with another chunk's), and return that folder."""
+        folder = self.path / "damaged"
+        folder.mkdir(exist_ok=True)
+        for suffix in (".json", ".parquet"):
+            source = self.chunk_path(index, suffix)
+            if source.exists() or source.is_symlink():
+                os.replace(source, _free_name(folder, source.name))
+        return folder
+
+
+def rows_file_limit(rows: int) -> int:
+    """The most bytes a chunk's Parquet file of ``rows`` rows may take."""
+    return ROWS_FILE_OVERHEAD + ROWS_FILE_BYTES_PER_ROW * rows
+
+
+def _refuse_constant(name: str) -> None:
+    """``json.loads(..., parse_constant=)``: NaN and Infinity are no count or sum cardsim writes."""
+    raise NumberError(f"{name} is not a number a results file holds")
+
+
+def _free_name(folder: Path, name: str) -> Path:
+    """``folder / name``, or with a number after it if that is taken: a file set aside twice keeps both."""
+    path, copy = folder / name, 0
+    while path.exists() or path.is_symlink():
+        copy += 1
+        path = folder / f"{name}.{copy}"
+    return path
 
 
 RUN_COLUMNS = ("run", "kind", "game", "players", "size", "games", "date", "status", "path")
@@ -165,15 +252,15 @@ RUN_COLUMNS = ("run", "kind", "game", "players", "size", "games", "date", "statu
 def list_runs(results: str | os.PathLike[str]) -> pd.DataFrame:
     """The tournament runs and leagues directly under ``results``, newest first: one row each with its
     folder name, kind, game, players, size, whether it played whole games, date (of its last write)
-    and status ("done", or
-    "partial" with the chunks or pairings played so far). Folders that are neither are left out."""
+    and status ("done"; "partial" with the chunks or pairings played so far; or "damaged" with the
+    file at fault, when a file does not hold what it should). Folders that are neither are left out."""
     rows = []
     folder = Path(results)
     for path in sorted(folder.iterdir()) if folder.is_dir() else ():
-        row = _run_row(path) if (path / "config.json").is_file() else None
-        row = _league_row(path) if row is None and (path / "league.json").is_file() else row
-        if row is not None:
-            rows.append(row)
+        if os.path.lexists(path / "config.json"):
+            rows.append(_run_row(path))
+        elif os.path.lexists(path / "league.json"):
+            rows.append(_league_row(path))
     table = pd.DataFrame(rows, columns=list(RUN_COLUMNS))
     return table.sort_values("date", ascending=False, ignore_index=True)
 
@@ -183,55 +270,66 @@ def _size(rounds: int, games: bool) -> str:
 
 
 def _modified(path: Path, names: Iterable[str]) -> pd.Timestamp:
-    newest = max((path / name).stat().st_mtime for name in names if (path / name).exists())
-    return pd.Timestamp(newest, unit="s").floor("s")
+    """When the newest of the files ``names`` in ``path`` was written (the folder's date if none is)."""
+    times = [os.lstat(path / name).st_mtime for name in names if os.path.lexists(path / name)]
+    return pd.Timestamp(max(times, default=os.lstat(path).st_mtime), unit="s").floor("s")
 
 
-def _run_row(path: Path) -> dict[str, Any] | None:
+def _row(path: Path, kind: str, described: dict[str, Any], files: tuple[str, ...], status: str) -> dict[str, Any]:
+    return {"run": path.name, "kind": kind, **described, "date": _modified(path, files), "status": status, "path": path}
+
+
+def _damaged_row(path: Path, kind: str, files: tuple[str, ...], culprit: str) -> dict[str, Any]:
+    """The row of a folder whose file ``culprit`` does not hold what it should: what it is, unknown."""
+    return _row(path, kind, {"game": "", "players": "", "size": "", "games": False}, files, f"damaged: {culprit}")
+
+
+RUN_FILES = ("config.json", "summary.csv")
+LEAGUE_FILES = ("league.json", "ratings.csv")
+
+
+def _run_row(path: Path) -> dict[str, Any]:
+    # Whether a run's files are sound is for its plan to say, and plans are the tournament's: the
+    # listing lives here, beside the store notebooks read, and imports the tournament when called.
+    from sim.tournament import check_chunks, stored_plan
+
     store = RunStore(path)
     try:
-        plan = store.read_config()["plan"]
-        chunks = -(-int(plan["rounds"]) // int(plan["chunk_size"]))
-        game, players, size = plan["game"], ",".join(plan["players"]), _size(int(plan["rounds"]), bool(plan["games"]))
-    except (ResultsError, KeyError, TypeError, ValueError, ZeroDivisionError):
-        return None  # not a cardsim run
-    played = len({index for index in store.finished_chunks() if index < chunks})
-    done = played == chunks and (path / "summary.csv").exists()
-    status = "done" if done else f"partial: {played} of {chunks} chunks"
-    return {
-        "run": path.name,
-        "kind": "tournament",
-        "game": game,
-        "players": players,
-        "size": size,
-        "games": bool(plan["games"]),
-        "date": _modified(path, ("config.json", "summary.csv")),
-        "status": status,
-        "path": path,
-    }
-
-
-def _league_row(path: Path) -> dict[str, Any] | None:
+        plan = stored_plan(store)
+    except (ResultsError, ValueError, OSError):  # plan and game errors are ValueErrors
+        return _damaged_row(path, "tournament", RUN_FILES, "config.json")
     try:
-        league = RunStore(path).read_json("league.json")["league"]
-        game, players = league["game"], list(league["players"])
-        size = _size(int(league["rounds"]), bool(league["games"])) + " a pairing"
-    except (ResultsError, KeyError, TypeError, ValueError):
-        return None  # not a cardsim league
-    pairings = len(players) * (len(players) - 1) // 2
+        stored = check_chunks(plan, store, rows=False)
+    except (ResultsError, ValueError, OSError):
+        return _damaged_row(path, "tournament", RUN_FILES, "chunks/")
+    if stored.damaged:
+        first, more = stored.damaged[0].path, len(stored.damaged) - 1
+        status = f"damaged: {first.parent.name}/{first.name}" + (f" and {more} more" if more else "")
+    elif len(stored.sound) == plan.num_chunks and (path / "summary.csv").is_file():
+        status = "done"
+    else:
+        status = f"partial: {len(stored.sound)} of {plan.num_chunks} chunks"
+    described = {"game": plan.game, "players": ",".join(plan.players), "size": _size(plan.rounds, plan.games)}
+    return _row(path, "tournament", {**described, "games": plan.games}, RUN_FILES, status)
+
+
+def _league_row(path: Path) -> dict[str, Any]:
+    from sim.league import read_league  # as the tournament is for runs (_run_row)
+
+    try:
+        league = read_league(path)
+    except (ResultsError, ValueError, OSError):
+        return _damaged_row(path, "league", LEAGUE_FILES, "league.json")
+    pairings = len(league.players) * (len(league.players) - 1) // 2
     played = sum(1 for summary in path.glob("pairings/*/summary.csv"))
-    status = "done" if (path / "ratings.csv").exists() else f"partial: {played} of {pairings} pairings"
-    return {
-        "run": path.name,
-        "kind": "league",
-        "game": game,
-        "players": ",".join(players),
-        "size": size,
-        "games": bool(league["games"]),
-        "date": _modified(path, ("league.json", "ratings.csv")),
-        "status": status,
-        "path": path,
+    status = "done" if (path / "ratings.csv").is_file() else f"partial: {played} of {pairings} pairings"
+    described = {
+        "game": league.game,
+        "players": ",".join(league.players),
+        "size": _size(league.rounds, league.games) + " a pairing",
+        "games": league.games,
     }
+    return _row(path, "league", described, LEAGUE_FILES, status)
 
 
 def newest_run(results: str | os.PathLike[str], game: str | None = None, games: bool | None = None) -> RunStore:

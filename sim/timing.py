@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from sim.api import Strategy
+from sim.lockstep import strategy_name
 
 BINS_PER_DECADE = 20
 SHORTEST_SECONDS = 1e-9  # the lower edge of bin 0; shorter decisions count there
@@ -39,7 +40,7 @@ class TimedStrategy:
 
     def __init__(self, strategy: Strategy) -> None:
         self.strategy = strategy
-        self.name = getattr(strategy, "name", type(strategy).__name__)  # what engines name in their errors
+        self.name = strategy_name(strategy)  # what engines name in their errors
         self.decisions = 0
         self.seconds = 0.0
         self.histogram = np.zeros(NUM_BINS, dtype=np.int64)
@@ -48,7 +49,7 @@ class TimedStrategy:
         began = time.perf_counter()
         actions = self.strategy.choose(observation)
         spent = time.perf_counter() - began
-        rows = len(actions)
+        rows = len(observation)  # what was asked: what came back is checked by the engine
         self.decisions += rows
         self.seconds += spent
         if rows:

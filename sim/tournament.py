@@ -17,9 +17,10 @@ import importlib
 import importlib.util
 import json
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field
 from itertools import combinations
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -27,9 +28,10 @@ import pandas as pd
 
 import strategies as strategy_registry
 from sim import games, report, seating
-from sim.console import progress_bar
+from sim.console import progress_bar, say_error
 from sim.games import Game
-from sim.results import ResultsError, RunStore
+from sim.numbers import clipped
+from sim.results import MAX_CHUNKS, ResultsError, RunStore, rows_file_limit
 from sim.timing import TimedStrategy
 from sim.workers import keep_temporaries_on_the_heap, local_workers, stopping_early_quietly
 
@@ -40,10 +42,67 @@ MAX_CHUNK_DEALS = {"fast": 32_768, "reference": 8192}
 MAX_CHUNK_GAMES = {"fast": 8192, "reference": 1024}
 MIN_CHUNK = 64
 TARGET_CHUNKS = 32
+MAX_ROUNDS = 10**15  # years of play at millions of deals a second
+MAX_SEED = 2**63 - 1  # numpy's SeedSequence takes non-negative entropy
 
 
 class PlanError(ValueError):
     """A tournament plan that cannot run (unknown game, strategy, engine or bad size)."""
+
+
+@dataclass(frozen=True)
+class Field:
+    """What one setting of a plan (or of a run) must be: in words for people, and as a test."""
+
+    must_be: str
+    fits: Callable[[Any], bool]
+
+
+def whole_field(low: int, high: int) -> Field:
+    """A setting that is a whole number from ``low`` to ``high`` (not a float, not true or false)."""
+    return Field(f"a whole number from {low:,} to {high:,}", lambda value: type(value) is int and low <= value <= high)
+
+
+TEXT = Field("text", lambda value: isinstance(value, str))
+FLAG = Field("true or false", lambda value: isinstance(value, bool))
+PLAYER_NUMBER = whole_field(0, MAX_ROUNDS)  # an index into a plan's players, checked against them later
+
+
+def _is_list_of(value: Any, kind: Callable[[Any], bool]) -> bool:
+    return isinstance(value, (list, tuple)) and all(kind(item) for item in value)
+
+
+# Every field of a Plan as a person or a file may give it (config.json, an experiment's TOML).
+PLAN_FIELDS = {
+    "game": TEXT,
+    "players": Field("a list of strategy specs", lambda value: _is_list_of(value, TEXT.fits) and len(value) > 0),
+    "rounds": whole_field(1, MAX_ROUNDS),
+    "seed": whole_field(0, MAX_SEED),
+    "duplicate": FLAG,
+    "games": FLAG,
+    "engine": TEXT,
+    "keep_rounds": FLAG,
+    "chunk_size": whole_field(1, MAX_ROUNDS),
+    "seat_plan": Field(
+        "a list of seatings, each a list of player numbers",
+        lambda value: _is_list_of(value, lambda seats: _is_list_of(seats, PLAYER_NUMBER.fits)),
+    ),
+}
+REQUIRED_FIELDS = ("game", "players", "rounds")
+
+
+def checked_settings(settings: Mapping[str, Any], fields: Mapping[str, Field], where: str) -> dict[str, Any]:
+    """``settings`` once every key is one of ``fields`` and every value fits its field; PlanError in
+    one line naming ``where`` (the file), the setting and what it must be, if not."""
+    unknown = sorted(set(settings) - set(fields))
+    if unknown:
+        raise PlanError(f"{where}: unknown settings {clipped(', '.join(unknown))}")
+    for key, value in settings.items():
+        if not fields[key].fits(value):
+            raise PlanError(
+                f"{where}: {key} must be {fields[key].must_be}, not {clipped(json.dumps(value, default=str))}"
+            )
+    return dict(settings)
 
 
 @dataclass(frozen=True)
@@ -70,11 +129,29 @@ class Plan:
             object.__setattr__(self, "engine", games.default_engine(games.load(self.game), self.games))
         if self.chunk_size == 0:
             most = (MAX_CHUNK_GAMES if self.games else MAX_CHUNK_DEALS).get(self.engine, MIN_CHUNK)
-            object.__setattr__(self, "chunk_size", min(most, max(MIN_CHUNK, math.ceil(self.rounds / TARGET_CHUNKS))))
+            chosen = min(most, max(MIN_CHUNK, math.ceil(self.rounds / TARGET_CHUNKS)))
+            # Runs too large for a run folder's chunks get larger chunks, which are played in slices.
+            object.__setattr__(self, "chunk_size", max(chosen, math.ceil(self.rounds / MAX_CHUNKS)))
 
     def validate(self) -> Game:
         """The plan's game, after checking that everything the plan names exists."""
+        game = self.check_shape()
+        for spec in self.players:
+            strategy_registry.get_fair(self.game, spec, "tournaments")
+        return game
+
+    def check_shape(self) -> Game:
+        """The plan's game, after checking its sizes, seatings and engine (but not its strategies, which
+        a run's files can be read without): PlanError in one line, before anything is allocated."""
         game = games.load(self.game)
+        if self.rounds < 1 or self.chunk_size < 1:
+            raise PlanError("the number of rounds and the chunk size must be positive")
+        if self.num_chunks > MAX_CHUNKS:
+            raise PlanError(
+                f"{self.rounds:,} {'games' if self.games else 'deals'} in chunks of {self.chunk_size:,} make "
+                f"{self.num_chunks:,} chunks, more than a run holds ({MAX_CHUNKS:,}): choose a chunk size of "
+                f"at least {math.ceil(self.rounds / MAX_CHUNKS):,}"
+            )
         if self.seat_plan:
             everyone = set(range(len(self.players)))
             if any(len(seats) != game.num_seats or not set(seats) <= everyone for seats in self.seat_plan):
@@ -83,13 +160,9 @@ class Plan:
                 raise PlanError("every player must sit in some seating")
         elif len(self.players) != game.num_seats:
             raise PlanError(f"{self.game} needs {game.num_seats} players, got {len(self.players)}")
-        for spec in self.players:
-            strategy_registry.get_fair(self.game, spec, "tournaments")
         engines = game.play_games if self.games else game.play_rounds
         if self.engine not in engines:
             raise PlanError(f"{self.game} has no {self.engine!r} engine (available: {', '.join(sorted(engines))})")
-        if self.rounds < 1 or self.chunk_size < 1:
-            raise PlanError("the number of rounds and the chunk size must be positive")
         return game
 
     @property
@@ -290,12 +363,14 @@ def chunk_rows(plan: Plan, seatings, ids, points, rounds, winners) -> pd.DataFra
     seating_index = np.repeat(np.arange(num_seatings), count * num_seats)
     seat = np.tile(np.arange(num_seats), num_seatings * count)
     lineup = np.array(seatings)[seating_index, seat]
+    player_codes = np.array([plan.strategy_names.index(player) for player in plan.players])
     columns = {
         "game" if plan.games else "deal": np.tile(np.repeat(ids, num_seats), num_seatings),
         "seating": seating_index.astype(np.int16),
         "seat": seat.astype(np.int8),
         "team": np.array(games.load(plan.game).teams, dtype=np.int8)[seat],
-        "strategy": pd.Categorical(np.array(plan.players)[lineup], categories=plan.strategy_names),
+        # From codes: naming each row's strategy by its text would take most of the time spent here.
+        "strategy": pd.Categorical.from_codes(player_codes[lineup], categories=plan.strategy_names),
         "points": points.reshape(-1).astype(np.int32),
     }
     if plan.games:
@@ -372,13 +447,17 @@ def run(
     """Play every chunk not already stored, then write the summary, paired table and plots.
 
     Chunks are stored as they finish, so an interrupted run (Ctrl-C, a killed process) resumes
-    from where it stopped when run again with the same plan. ``label`` names the progress bar
-    (default: the game and engine).
+    from where it stopped when run again with the same plan. A stored chunk found damaged is said
+    in one line on stderr, moved into the run's ``damaged/`` folder and played again. ``label``
+    names the progress bar (default: the game and engine).
     """
     game = plan.validate()
     store.prepare(plan_config(plan))
-    finished = stored_chunks(plan, store)
-    # Lazily: a plan of 10^12 rounds has 10^8 chunks, and joblib takes them as workers free up.
+    stored = check_chunks(plan, store)
+    for damage in stored.damaged:
+        say_error("cardsim", f"{damage.message}; moved into {store.set_aside(damage.index)}/ and played again")
+    finished = stored.sound
+    # Lazily: a plan of a million chunks need not list them, and joblib takes them as workers free up.
     todo = (index for index in range(plan.num_chunks) if index not in finished)
     per_deal = len(plan.seatings(game))  # rounds (or games) played per deal id
     unit = "game" if plan.games else "round"
@@ -391,16 +470,12 @@ def run(
     return finish(plan, store)
 
 
-def stored_chunks(plan: Plan, store: RunStore) -> set[int]:
-    """The plan's chunks already played and stored in ``store`` (by an earlier, interrupted run)."""
-    return {index for index in store.finished_chunks() if index < plan.num_chunks}
-
-
 def finish(plan: Plan, store: RunStore) -> RunResult:
-    """Summarise a run whose chunks are all stored, writing summary.csv, paired.csv and the plots."""
+    """Summarise a run whose chunks are all stored and sound (``check_chunks``), writing summary.csv,
+    paired.csv and the plots."""
     from sim import plots
 
-    summary, paired, timing, merged = stored_tables(plan, store, range(plan.num_chunks))
+    summary, paired, timing, merged = report.tables(plan, store.load_aggregates(range(plan.num_chunks)))
     store.write_table("summary.csv", summary)
     if plan.duplicate or len(plan.strategy_names) > 1:
         store.write_table("paired.csv", paired)
@@ -410,29 +485,191 @@ def finish(plan: Plan, store: RunStore) -> RunResult:
     return RunResult(plan, store, summary, paired, timing)
 
 
-def stored_tables(
-    plan: Plan, store: RunStore, indexes: Iterable[int]
-) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, dict[str, Any]]:
-    """``tables`` of the chunks ``indexes`` stored in ``store``; ``ResultsError`` in one line if one of
-    them holds something other than a chunk's results (a damaged or foreign file)."""
-    try:
-        return report.tables(plan, store.load_aggregates(indexes))
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
-        raise ResultsError(
-            f"{store.chunks} holds a damaged chunk (reading it: {type(error).__name__}): "
-            "delete the chunks that are not this run's, or the whole folder, and run again to play them"
-        ) from None
-
-
-def interim(plan: Plan, store: RunStore) -> tuple[RunResult, int]:
-    """The tables of an unfinished run from the chunks stored so far (nothing written), and how many
-    deals (or games) ids they hold; ``ResultsError`` if no chunk is stored yet."""
-    stored = sorted(stored_chunks(plan, store))
+def interim(plan: Plan, store: RunStore, sound: Iterable[int]) -> tuple[RunResult, int]:
+    """The tables of an unfinished run from its ``sound`` chunks (``check_chunks``; nothing written),
+    and how many deals (or games) ids they hold; ``ResultsError`` if there are none yet."""
+    stored = sorted(sound)
     if not stored:
         raise ResultsError(f"{store.path} has no finished chunk yet: the first is still being played")
-    summary, paired, timing, _ = stored_tables(plan, store, stored)
+    summary, paired, timing, _ = report.tables(plan, store.load_aggregates(stored))
     played = sum(stop - start for start, stop in map(plan.chunk_span, stored))
     return RunResult(plan, store, summary, paired, timing), played
+
+
+# --------------------------------------------------------------------------- a run's stored chunks
+
+
+@dataclass(frozen=True)
+class Damage:
+    """A stored chunk that is not sound: its index, the file at fault, and a line that names the file
+    and says what is wrong with it."""
+
+    index: int
+    path: Path
+    message: str
+
+
+@dataclass(frozen=True)
+class StoredChunks:
+    """What a run folder holds of its plan's chunks: the sound ones, and the damaged ones in order."""
+
+    sound: set[int]
+    damaged: list[Damage]
+
+
+def check_chunks(plan: Plan, store: RunStore, rows: bool = True) -> StoredChunks:
+    """The chunks of ``plan`` stored in ``store``, each checked against the plan (``chunk_damage``;
+    ``rows`` False: its rows' file only seen, not read, as listing runs needs it fast). Files past
+    the plan's last chunk are not the plan's: they are left alone."""
+    game = plan.check_shape()
+    sound, damaged = set(), []
+    for index in sorted(index for index in store.finished_chunks() if index < plan.num_chunks):
+        damage = chunk_damage(plan, game, store, index, rows)
+        if damage is None:
+            sound.add(index)
+        else:
+            damaged.append(damage)
+    return StoredChunks(sound, damaged)
+
+
+def chunk_damage(plan: Plan, game: Game, store: RunStore, index: int, rows: bool = True) -> Damage | None:
+    """What is wrong with stored chunk ``index`` of ``plan``, or None when it is sound: its aggregates
+    a JSON object of the plan's strategies and pairs whose counts are whole, not negative, and add up
+    to the chunk's size; and when the plan keeps rows, its Parquet file a regular file of a size the
+    chunk's rows can have, holding (with ``rows``) the very rows its aggregates were summed from."""
+    aggregates_path, rows_path = store.chunk_path(index, ".json"), store.chunk_path(index, ".parquet")
+    seatings = plan.seatings(game)
+    start, stop = plan.chunk_span(index)
+    try:
+        aggregates = store.read_aggregates(index)
+        _check_aggregates(plan, game, seatings, stop - start, aggregates)
+    except ResultsError as error:
+        return Damage(index, aggregates_path, f"chunk {index} is damaged: {error}")
+    except Unsound as error:
+        return Damage(index, aggregates_path, f"chunk {index} is damaged: {aggregates_path}: {error}")
+    if not plan.keep_rounds:
+        return None
+    limit = rows_file_limit(len(seatings) * (stop - start) * game.num_seats)
+    try:
+        if rows:
+            _check_rows(plan, game, seatings, index, aggregates, store.read_rows(index, limit))
+        elif problem := store.rows_problem(index, limit):
+            raise Unsound(problem)
+    except ResultsError as error:
+        return Damage(index, rows_path, f"chunk {index} is damaged: {error}")
+    except Unsound as error:
+        return Damage(index, rows_path, f"chunk {index} is damaged: {rows_path}: {error}")
+    return None
+
+
+class Unsound(ValueError):
+    """What keeps a stored chunk's file from being the chunk's, in words (a ``Damage``'s reason)."""
+
+
+STRATEGY_KEYS = ("n", "sum", "sum_sq", "best", "histogram")
+GAME_KEYS = ("games", "wins", "draws", "losses", "game_rounds")  # a strategy's, in whole-games runs
+PAIR_KEYS = ("diff", "a", "b", "wins", "draws", "losses")
+TIMING_KEYS = ("decisions", "seconds", "histogram")
+
+
+def _check_aggregates(plan: Plan, game: Game, seatings, deals: int, aggregates: dict[str, Any]) -> None:
+    """Unsound unless ``aggregates`` are those ``play_chunk`` writes for ``deals`` deals (or games)
+    of ``plan``: each strategy counts one result a deal for each seat it counts in, each pair one a deal."""
+    _keys(aggregates, ("strategies", "pairs", "timing"), "the aggregates")
+    _keys(aggregates["strategies"], plan.strategy_names, "the strategies")
+    for name, counted in _counted_seats(plan, game, seatings).items():
+        _check_strategy(aggregates["strategies"][name], name, deals * int(counted.sum()), plan.games)
+    pairs = [f"{a}\t{b}" for a, b in combinations(plan.strategy_names, 2)]
+    for key, pair in _keys(aggregates["pairs"], pairs, "the pairs").items():
+        what = key.replace("\t", " against ")
+        _keys(pair, PAIR_KEYS, what)
+        for side in ("diff", "a", "b"):
+            _check_moments(_keys(pair[side], ("n", "sum", "sum_sq"), f"{what}, {side}"), f"{what}, {side}", deals)
+        outcomes = (_count(pair[outcome], f"{what}, {outcome}") for outcome in ("wins", "draws", "losses"))
+        _total(sum(outcomes), deals, what)
+    for name, timing in _keys(aggregates["timing"], plan.strategy_names, "the timing").items():
+        _keys(timing, TIMING_KEYS, f"{name}'s timing")
+        decisions = _count(timing["decisions"], f"{name}'s decisions")
+        if _real(timing["seconds"], f"{name}'s seconds") < 0:
+            raise Unsound(f"{name}'s seconds are negative")
+        _total(_histogram(timing["histogram"], f"{name}'s timing histogram"), decisions, f"{name}'s timing")
+
+
+def _check_strategy(entry: Any, name: str, results: int, whole_games: bool) -> None:
+    """Unsound unless ``entry`` is strategy ``name``'s aggregates over ``results`` results."""
+    _keys(entry, STRATEGY_KEYS + (GAME_KEYS if whole_games else ()), name)
+    _check_moments(entry, name, results)
+    _total(_histogram(entry["histogram"], f"{name}'s histogram"), results, f"{name}'s histogram")
+    if _count(entry["best"], f"{name}'s best") > results:
+        raise Unsound(f"{name} has more best results than results")
+    if whole_games:
+        _total(_count(entry["games"], f"{name}'s games"), results, f"{name}'s games")
+        _total(sum(_count(entry[key], f"{name}'s {key}") for key in ("wins", "draws", "losses")), results, name)
+        if _count(entry["game_rounds"], f"{name}'s game rounds") < results:
+            raise Unsound(f"{name}'s games have fewer rounds than games")
+
+
+def _check_moments(entry: dict[str, Any], what: str, n: int) -> None:
+    _total(_count(entry["n"], f"{what}, n"), n, what)
+    _real(entry["sum"], f"{what}, sum")
+    if _real(entry["sum_sq"], f"{what}, sum of squares") < 0:
+        raise Unsound(f"{what} has a negative sum of squares")
+
+
+def _keys(value: Any, keys: Iterable[str], what: str) -> dict[str, Any]:
+    """``value`` if it is a JSON object of exactly the keys ``keys``; Unsound if not."""
+    expected = list(keys)
+    if not isinstance(value, dict) or set(value) != set(expected):
+        raise Unsound(f"{what} should hold {', '.join(expected)}")
+    return value
+
+
+def _count(value: Any, what: str) -> int:
+    """``value`` if it is a count: a whole number, not negative (not a float, not true or false)."""
+    if type(value) is not int or value < 0:
+        raise Unsound(f"{what} is {clipped(json.dumps(value))}, not a count")
+    return value
+
+
+def _real(value: Any, what: str) -> float:
+    """``value`` if it is a finite number (not true or false)."""
+    if type(value) not in (int, float) or not math.isfinite(value):
+        raise Unsound(f"{what} is {clipped(json.dumps(value))}, not a finite number")
+    return value
+
+
+def _histogram(value: Any, what: str) -> int:
+    """The total of the histogram ``value``, a list of counts."""
+    if not isinstance(value, list):
+        raise Unsound(f"{what} is not a list of counts")
+    return sum(_count(count, what) for count in value)
+
+
+def _total(counted: int, expected: int, what: str) -> None:
+    if counted != expected:
+        raise Unsound(f"{what} counts {counted:,} results, but the chunk's size makes {expected:,}")
+
+
+def _check_rows(plan: Plan, game: Game, seatings, index: int, aggregates: dict[str, Any], rows: pd.DataFrame) -> None:
+    """Unsound unless ``rows`` are the rows ``play_chunk`` writes for chunk ``index``, in its order,
+    and sum up to its (checked) ``aggregates``."""
+    start, stop = plan.chunk_span(index)
+    shape = (len(seatings), stop - start, game.num_seats)
+    if len(rows) != math.prod(shape):
+        raise Unsound(f"it holds {len(rows):,} rows, not the chunk's {math.prod(shape):,}")
+    try:
+        points = rows["points"].to_numpy().reshape(shape)
+        rounds = rows["rounds"].to_numpy().reshape(shape)[:, :, 0] if plan.games else None
+        winners = rows["winner"].to_numpy().reshape(shape) if plan.games else None
+        written = chunk_rows(plan, seatings, np.arange(start, stop, dtype=np.int64), points, rounds, winners)
+    except (KeyError, ValueError, TypeError):
+        raise Unsound("its columns are not a chunk's rows") from None
+    if not rows.equals(written):
+        raise Unsound("its rows are not the chunk's deals, seatings and seats")
+    with np.errstate(all="ignore"):  # rounds of 0 in a tampered file: the sums differ, said below
+        summed = json.loads(json.dumps(summarize_chunk(plan, game, points, rounds, winners)))
+    if summed != {key: value for key, value in aggregates.items() if key != "timing"}:
+        raise Unsound("its rows do not add up to the chunk's aggregates")
 
 
 def plan_config(plan: Plan) -> dict[str, Any]:
@@ -451,5 +688,19 @@ def plan_config(plan: Plan) -> dict[str, Any]:
     }
 
 
-def plan_from_config(config: dict[str, Any]) -> Plan:
-    return Plan(**config["plan"])
+def plan_from_config(config: dict[str, Any], where: str = "config.json") -> Plan:
+    """The plan config.json records (``config``, read from ``where``), checked field by field and in
+    its sizes; PlanError in one line if it is not a plan this cardsim reads."""
+    settings = checked_settings(config["plan"], PLAN_FIELDS, where)
+    missing = [key for key in REQUIRED_FIELDS if key not in settings]
+    if missing:
+        raise PlanError(f"{where}: the plan has no {', '.join(missing)}")
+    plan = Plan(**settings)
+    plan.check_shape()
+    return plan
+
+
+def stored_plan(store: RunStore) -> Plan:
+    """The plan of the run in ``store``'s folder, from its config.json checked field by field;
+    ResultsError (a missing or unreadable file) or PlanError (another plan), in one line, if not."""
+    return plan_from_config(store.read_config(), str(store.path / "config.json"))

@@ -280,7 +280,9 @@ def test_game_played_to_the_end_in_the_browser(
 ) -> None:
     driver.get_log("browser")  # empties the log of the pages before this one
     broken_seen.clear()
-    driver.get(f"{server}/play/{game}?vs={opponent}&seed={seed}")
+    driver.get(f"{server}/play/{game}?vs={opponent}&seed={seed}")  # a link fills the form in: the person starts it
+    driver.find_element(By.CSS_SELECTOR, "form.new-game button[type=submit]").click()
+    wait(driver).until(lambda b: "/table/" in b.current_url)
     assert "/table/" in driver.current_url, f"/play/{game} went to {driver.current_url}: {driver.title}"
     driver.get(driver.current_url.split("?")[0] + "?delay=0")
 

@@ -137,6 +137,19 @@ def test_reset_deals_deal_0_of_its_seed_then_the_next_ones(name):
         assert np.array_equal(observation["action_mask"], state.observe().legal_mask[0])
 
 
+@pytest.mark.parametrize("seed", [-1, 2**63, 10**5000, True, 1.5, "5"], ids=["-1", "2**63", "10**5000", "True", "1.5", "str"])
+def test_a_refused_seed_leaves_the_environment_dealing_as_before(seed):
+    game = games.load("straights")
+    env = envs.env("straights")
+    env.reset(seed=np.int64(5))
+    with pytest.raises((TypeError, ValueError), match="seed must be"):
+        env.reset(seed=seed)
+    env.reset()  # the next deal of seed 5, as if the refused reset had not been asked for
+    state = game.new_state(game.deals(5, 1, 1)[0], 1)
+    assert np.array_equal(env.last()[0]["observation"], game.encode(state.observe())[0])
+    env.reset(seed=envs.MAX_SEED)
+
+
 def play_env(env: Any, lineup: list[Any]) -> dict[str, float]:
     """Play ``env`` to its end with ``lineup[seat]`` choosing for each learner seat from the engine's
     observation; returns each agent's final reward."""

@@ -134,15 +134,23 @@ def test_a_run_without_rows_is_replayed_without_the_check(tmp_path):
     assert text.endswith("there is no stored row to compare with.\n")
 
 
-def test_a_replay_that_disagrees_with_the_stored_row_is_an_error(run, tmp_path):
+def test_a_replay_that_disagrees_with_the_stored_row_is_an_error(run, monkeypatch):
+    told = replay.outcome_row
+    monkeypatch.setattr(replay, "outcome_row", lambda plan, state: {**told(plan, state), "points": [-1] * 99})
+    with pytest.raises(ReplayError, match="a bug"):
+        replay_text(run.path, DEAL, SEATING)
+
+
+def test_rows_changed_since_the_run_are_a_damaged_chunk_not_a_disagreement(run, tmp_path):
     copy = tmp_path / "tampered"
     shutil.copytree(run.path, copy)
     chunk = RunStore(copy).chunk_path(0, ".parquet")
     rows = pd.read_parquet(chunk)
     rows.loc[(rows["deal"] == DEAL) & (rows["seating"] == SEATING), "points"] += 1
     rows.to_parquet(chunk, index=False)
-    with pytest.raises(ReplayError, match="a bug"):
-        replay_text(copy, DEAL, SEATING)
+    last = replay_text(copy, DEAL, SEATING).splitlines()[-1]
+    assert last.startswith(f"chunk 0 is damaged: {chunk}: its rows do not add up to the chunk's aggregates; ")
+    assert "there is no stored row to compare with" in last
 
 
 @pytest.mark.parametrize(

@@ -266,7 +266,7 @@ def test_report_on_an_unfinished_run_shows_the_chunks_stored_so_far(tmp_path):
     for index in (1, 3):
         store.chunk_path(index, ".json").unlink()
     (tmp_path / "run" / "summary.csv").unlink()
-    partial, played = tournament.interim(plan, store)
+    partial, played = tournament.interim(plan, store, {0, 2})
     expected, _, _, _ = report.tables(plan, store.load_aggregates([0, 2]))
     pd.testing.assert_frame_equal(partial.summary, expected)
     assert played == 200
@@ -295,7 +295,8 @@ def test_a_chunk_file_holding_something_else_is_one_line(tmp_path, content):
             RunStore(tmp_path / "run").chunk_path(0, ".json").unlink()  # the interim report reads it too
         shown = cardsim("report", str(tmp_path / "run"))
         assert shown.returncode == 2
-        assert shown.stderr.count("\n") == 1 and "holds a damaged chunk (reading it: " in shown.stderr
+        assert shown.stderr.count("\n") == 1 and "chunk 1 is damaged: " in shown.stderr
+        assert str(RunStore(tmp_path / "run").chunk_path(1, ".json")) in shown.stderr
         assert "Traceback" not in shown.stderr
 
 

@@ -8,6 +8,7 @@ import random
 import socket
 import subprocess
 import sys
+import time
 
 import pytest
 from starlette.testclient import TestClient
@@ -24,11 +25,34 @@ def client() -> TestClient:
     return TestClient(create_app(), raise_server_exceptions=False)
 
 
+SETTLE_SECONDS = 30.0  # for the bots to reach the person's turn
+
+
+def settled(client: TestClient, table_id: str) -> dict:
+    """The table's snapshot once its bots have stopped thinking (they think on threads of their own)."""
+    deadline = time.monotonic() + SETTLE_SECONDS
+    while True:
+        snapshot = client.get(f"/api/tables/{table_id}").json()
+        if not snapshot["thinking"]:
+            return snapshot
+        assert time.monotonic() < deadline, f"the bots still think after {SETTLE_SECONDS:.0f} s"
+        time.sleep(0.005)
+
+
 def open_table(client: TestClient, game: str, seed: int = 7, vs: str | None = None) -> tuple[str, dict]:
+    """A new table of ``game`` and its snapshot at the person's first decision."""
     answer = client.post("/api/tables", json={"game": game, "vs": vs or CHEAP[game], "seed": seed})
     assert answer.status_code == 201, answer.text
-    body = answer.json()
-    return body["id"], body["snapshot"]
+    table_id = answer.json()["id"]
+    return table_id, settled(client, table_id)
+
+
+def move(client: TestClient, table_id: str, action: int | str) -> dict:
+    """The snapshot after the person's ``action`` and the bots' moves after it."""
+    answer = client.post(f"/api/tables/{table_id}/actions", json={"action": action})
+    assert answer.status_code == 200, answer.text
+    assert len(answer.json()["steps"]) == 1, "the answer is the person's step; the bots move after it"
+    return settled(client, table_id)
 
 
 def play_out(client: TestClient, table_id: str, snapshot: dict, chooser: random.Random) -> tuple[dict, int]:
@@ -36,12 +60,7 @@ def play_out(client: TestClient, table_id: str, snapshot: dict, chooser: random.
     moves = 0
     while not snapshot["game_over"]:
         assert snapshot["actions"], snapshot["status"]
-        move = chooser.choice(snapshot["actions"])
-        answer = client.post(f"/api/tables/{table_id}/actions", json={"action": move["action"]})
-        assert answer.status_code == 200, answer.text
-        body = answer.json()
-        assert body["steps"], "every move takes at least the person's step"
-        snapshot = body["snapshot"]
+        snapshot = move(client, table_id, chooser.choice(snapshot["actions"])["action"])
         moves += 1
         assert moves < 3000, "a game that does not end"
     return snapshot, moves
@@ -75,18 +94,17 @@ def test_round_end_pauses_until_continue(client: TestClient) -> None:
     table_id, snapshot = open_table(client, "straights", seed=5)
     chooser = random.Random(1)
     while not snapshot["round_over"]:
-        move = chooser.choice(snapshot["actions"])
-        snapshot = client.post(f"/api/tables/{table_id}/actions", json={"action": move["action"]}).json()["snapshot"]
+        snapshot = move(client, table_id, chooser.choice(snapshot["actions"])["action"])
     assert snapshot["status"] == "The round is over." and any("score" in line for line in snapshot["round_over"])
     assert [move["action"] for move in snapshot["actions"]] == ["continue"]
     refused = client.post(f"/api/tables/{table_id}/actions", json={"action": 0})
     assert refused.status_code == 409 and "continue" in refused.json()["error"]
-    after = client.post(f"/api/tables/{table_id}/actions", json={"action": "continue"}).json()["snapshot"]
+    after = move(client, table_id, "continue")
     assert after["round_over"] is None and after["status"] == "Your turn."
 
 
 def test_the_best_opponent_is_the_default(client: TestClient) -> None:
-    answer = client.get("/play/straights?seed=2", follow_redirects=False)
+    answer = client.post("/play/straights", data={"seed": "2"}, follow_redirects=False)
     assert answer.status_code == 303
     table_id = answer.headers["location"].removeprefix("/table/")
     snapshot = client.get(f"/api/tables/{table_id}").json()
@@ -97,8 +115,8 @@ def test_pages_and_pictures(client: TestClient) -> None:
     lobby = client.get("/")
     assert lobby.status_code == 200
     for game in games.names():
-        assert f'action="/play/{game}"' in lobby.text
-    page = client.get("/play/euchre?vs=simple&seed=1")  # follows the redirect
+        assert f'method="post" action="/play/{game}"' in lobby.text
+    page = client.post("/play/euchre", data={"vs": "simple", "seed": "1"})  # follows the redirect
     assert page.status_code == 200 and 'data-table="' in page.text and "table.js" in page.text
     assert client.get("/static/table.js").status_code == 200
     assert client.get("/static/table.css").status_code == 200
@@ -113,16 +131,28 @@ def test_pages_and_pictures(client: TestClient) -> None:
 
 
 @pytest.mark.parametrize(
+    ("form", "status", "words"),
+    [
+        ({"vs": "nobody"}, 400, "unknown straights strategy"),
+        ({"vs": "oracle-mc"}, 400, "cheats"),
+        ({"vs": "mc:rollout=oracle-mc"}, 400, "cheats"),
+        ({"vs": "policy"}, 400, "needs path"),
+        ({"vs": "mc:samples=-4"}, 400, "samples"),
+        ({"seed": "-1"}, 400, "out of range"),
+        ({"seed": "abc"}, 400, "not a whole number"),
+        ({"seed": "9" * 3000}, 400, "out of range"),
+        ({"seed": "9" * 5000}, 413, "at most"),
+    ],
+)
+def test_bad_new_games_are_told_not_crashed(client: TestClient, form: dict[str, str], status: int, words: str) -> None:
+    answer = client.post("/play/straights", data=form, follow_redirects=False)
+    assert answer.status_code == status and words in answer.text
+
+
+@pytest.mark.parametrize(
     ("path", "status", "words"),
     [
         ("/play/chess", 404, "unknown game"),
-        ("/play/straights?vs=nobody", 400, "unknown straights strategy"),
-        ("/play/straights?vs=oracle-mc", 400, "cheats"),
-        ("/play/straights?vs=policy", 400, "needs path"),
-        ("/play/straights?vs=mc:samples=-4", 400, "samples"),
-        ("/play/straights?seed=-1", 400, "out of range"),
-        ("/play/straights?seed=abc", 400, "not a whole number"),
-        ("/play/straights?seed=" + "9" * 5000, 400, "out of range"),
         ("/table/nonesuch", 404, "no table"),
         ("/cards/ZZ.svg", 404, "no card picture"),
         ("/cards/" + "A" * 3000 + ".svg", 404, "no card picture"),
@@ -175,6 +205,7 @@ def test_opening_a_table_checks_its_fields(client: TestClient) -> None:
     assert client.post("/api/tables", json={"game": "euchre", "seed": 2**70}).status_code == 400
     assert client.get("/api/tables").status_code == 405
     assert client.post("/api/tables", json={"game": "euchre", "seed": "12", "vs": "simple"}).status_code == 201
+    assert client.post("/api/tables", json={"game": "euchre", "vs": "mc:rollout=oracle-mc"}).status_code == 400
 
 
 def test_old_tables_make_room_for_new_ones() -> None:

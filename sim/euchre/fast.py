@@ -33,12 +33,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim import lockstep
-from sim.api import IllegalAction, Strategy
-from sim.cards import NUM_RANKS
+from sim.api import Strategy
+from sim.cards import NUM_RANKS, bits_to_bools
 from sim.euchre import rules
-from sim.euchre.observation import NONE, ORDER_UP, PASS, Observation, Phase
+from sim.euchre.observation import NONE, NUM_ACTIONS, ORDER_UP, PASS, Observation, Phase
 from sim.games import DealSource, GamesResult, RoundsResult
-from sim.lockstep import DealError, Players, strategy_name
+from sim.lockstep import DealError, Players
 
 BLOCK_SIZE = 8192  # hands played together: memory stays flat however many are asked for
 SEATS = rules.NUM_PLAYERS
@@ -80,8 +80,8 @@ def play_rounds(
 
     Hand ``i`` is numbered ``round_ids[i]`` (default ``0..B-1``) and, as in the reference engine's
     ``new_state``, dealt by seat ``round_ids[i] % 4``. ``scores`` (B, 2) are the teams' game scores
-    before the hand (default zeros), which observations report. Raises ``IllegalAction`` naming the
-    strategy that chose an illegal action, and ``DealError`` for a deal that is not a Euchre pack.
+    before the hand (default zeros), which observations report. Raises ``StrategyFault`` naming the
+    strategy that raised or chose what it may not, and ``DealError`` for a deal that is not a Euchre pack.
     """
     deals = _checked_deals(deals)
     count = len(deals)
@@ -272,21 +272,29 @@ class _Block:
     # ------------------------------------------------------------------ deciding
 
     def _decide(
-        self, fields: dict[str, np.ndarray], seat: np.ndarray, legal: np.ndarray, rows: np.ndarray | None = None
+        self,
+        fields: dict[str, np.ndarray],
+        seat: np.ndarray,
+        legal: np.ndarray,
+        steps: int | np.ndarray,
+        rows: np.ndarray | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:
-        """(m,) int64 the legal actions the movers ``seat`` choose, shown ``fields`` (of every hand of
-        the block, or of hands ``rows``), and their bits; ``IllegalAction`` names a strategy that
-        chooses otherwise."""
+        """(m,) int64 the legal actions the movers ``seat`` choose at ``steps`` of their hands, shown
+        ``fields`` (of every hand of the block, or of hands ``rows``), and their bits;
+        ``StrategyFault`` names a strategy that raises or chooses otherwise."""
         if rows is not None:
             fields = self._gathered(fields, rows)
         if self.single is not None:
-            return _checked(self.single, self.single.choose(_observation(fields)), legal)
+            return _checked(self.single, _observation(fields), legal, steps, seat)
         actions, bits = np.empty(len(seat), dtype=np.int64), np.empty(len(seat), dtype=np.int64)
         for strategy, seats in self.players.seats_of:
             chosen = np.flatnonzero(seats.take(seat))
             if chosen.size:
                 observation = _observation(self._gathered(fields, chosen))
-                actions[chosen], bits[chosen] = _checked(strategy, strategy.choose(observation), legal.take(chosen))
+                steps_chosen = steps if np.ndim(steps) == 0 else np.take(steps, chosen)
+                actions[chosen], bits[chosen] = _checked(
+                    strategy, observation, legal.take(chosen), steps_chosen, seat.take(chosen)
+                )
         return actions, bits
 
     def _gathered(self, fields: dict[str, np.ndarray], rows: np.ndarray) -> dict[str, np.ndarray]:
@@ -333,10 +341,10 @@ class _Block:
             }
             if rows is None:
                 fields["hand"], fields["bids"] = fields["hand"].copy(), self.bids.copy()  # both change later
-                actions = self._decide(fields, seat, legal)[0]
+                actions = self._decide(fields, seat, legal, bid)[0]
                 self.bids[:, bid] = actions
             else:
-                actions = self._decide(fields, seat.take(rows), legal.take(rows), rows)[0]
+                actions = self._decide(fields, seat.take(rows), legal.take(rows), bid, rows)[0]
                 self.bids.reshape(-1)[rows * MAKING_BIDS + bid] = actions
             # Gathered by index: boolean masks of rows this unpredictable make numpy branch row by row.
             ordered, staying = np.flatnonzero(actions != PASS), np.flatnonzero(actions == PASS)
@@ -383,7 +391,8 @@ class _Block:
             rows,
         )
         hand = fields["legal"] = fields["hand"]
-        cards, bits = self._decide(fields, fields["seat"], hand)
+        bids_made = (fields["bids"] != NONE).sum(axis=1)  # the discard is the dealer's next decision
+        cards, bits = self._decide(fields, fields["seat"], hand, bids_made)
         dealer_holding[rows] = hand ^ bits
         self.discard[rows] = cards
 
@@ -429,6 +438,8 @@ class _Block:
             "round_id": self.ids,
         }
         follow = strength = best = winner = leader  # set by each trick's lead
+        # A hand's decisions before its first card: its bids, and the dealer's discard if any.
+        first_card_step = (self.bids != NONE).sum(axis=1) + (self.making_round == 1)
         for trick in range(rules.TRICKS_PER_HAND):
             fields["leader"], fields["tricks_won"] = leader, tricks_won
             for place in range(SEATS):
@@ -444,7 +455,7 @@ class _Block:
                 fields["discard"] = self.discard | -(seat != self.dealer).view(np.int8)  # NONE is -1
                 fields["trick"] = tricks[:, trick].copy().view(np.int8).reshape(size, SEATS)
                 fields["history"] = history.copy()
-                cards, bits = self._decide(fields, seat, legal)
+                cards, bits = self._decide(fields, seat, legal, first_card_step + (SEATS * trick + place))
                 unplayed ^= bits
                 history[:, SEATS * trick + place] = cards
                 if place == 0:
@@ -478,16 +489,10 @@ def _observation(fields: dict[str, np.ndarray]) -> Observation:
     return Observation(**fields)
 
 
-def _checked(strategy: Strategy, chosen: np.ndarray, legal: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``chosen`` as int64 actions, and their bits, if each is legal in its row; else ``IllegalAction``
-    naming the strategy."""
-    actions = np.asarray(chosen).astype(np.int64, copy=False).reshape(-1)
-    if len(actions) != len(legal):
-        raise IllegalAction(f"{strategy_name(strategy)} answered {len(actions)} actions for {len(legal)} decisions")
-    # A shift by 64 or more, or by a negative amount, gives 0: actions out of range are never legal.
-    bits = _ONE << actions
-    allowed = (legal & bits) != 0
-    if not allowed.all():
-        row = int(np.argmin(allowed))
-        raise IllegalAction(f"{strategy_name(strategy)} chose action {int(actions[row])}, which is not legal here")
-    return actions, bits
+def _checked(
+    strategy: Strategy, observation: Observation, legal: np.ndarray, steps: int | np.ndarray, seats: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The actions ``strategy`` chooses for ``observation``, each legal in its row of ``legal`` (bits
+    over actions), and their bits (``sim.lockstep.choose_checked``)."""
+    actions = lockstep.choose_checked(strategy, observation, bits_to_bools(legal, NUM_ACTIONS), steps, seats)
+    return actions, _ONE << actions

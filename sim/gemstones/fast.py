@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.api import ArrayRecord, IllegalAction, Strategy, round_ids
+from sim.api import ArrayRecord, Strategy, round_ids
 from sim.cards import bits_to_bools
 from sim.games import DealSource, GamesResult, RoundsResult
 from sim.gemstones import rules
@@ -44,9 +44,8 @@ from sim.gemstones.observation import (
     SELL,
     Observation,
     Phase,
-    describe,
 )
-from sim.lockstep import DealError, Players, strategy_name
+from sim.lockstep import DealError, Players, choose_checked
 
 __all__ = ["GameStates", "apply", "deal", "observe", "play_from", "play_games", "play_on", "play_rounds", "stacked"]
 
@@ -588,7 +587,7 @@ def play_rounds(
     """Play each deal as a whole game with ``strategies[seat]`` in each seat: each seat's coins.
 
     Game ``i`` is numbered ``round_ids[i]`` (default ``0..n-1``), as the reference's ``new_state``
-    numbers it. Raises ``IllegalAction`` naming a strategy that chose an illegal action, and
+    numbers it. Raises ``StrategyFault`` naming a strategy that raised or chose what it may not, and
     ``DealError`` for a deal that is not the spec's 104 cards.
     """
     deals = _checked_deals(deals)
@@ -684,13 +683,6 @@ def _choices(states: GameStates, players: Players, variants: Variants) -> np.nda
         if rows is not None and not rows.size:
             continue
         observation = observe(states, rows, variants)
-        chosen = np.asarray(strategy.choose(observation), dtype=np.int64)
-        in_range = (chosen >= 0) & (chosen < NUM_ACTIONS)
-        legal = in_range & observation.legal_mask[np.arange(len(chosen)), np.where(in_range, chosen, 0)]
-        if not legal.all():
-            bad = int(np.argmin(legal))
-            game, phase = int(observation.round_id[bad]), Phase(int(observation.phase[bad])).name
-            action = describe(int(chosen[bad]))
-            raise IllegalAction(f"{strategy_name(strategy)} chose {action} in game {game}, {phase}: not legal")
+        chosen = choose_checked(strategy, observation, observation.legal_mask, observation.step, observation.seat)
         actions[slice(None) if rows is None else rows] = chosen
     return actions

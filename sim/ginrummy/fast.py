@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim import lockstep
-from sim.api import ROUND_ID_STRIDE, ArrayRecord, IllegalAction, Strategy
+from sim.api import ROUND_ID_STRIDE, ArrayRecord, Strategy
 from sim.cards import ALL_CARDS_MASK, NUM_CARDS, bits_to_bools
 from sim.games import DealSource, GamesResult, RoundsResult
 from sim.ginrummy import rules
@@ -35,8 +35,8 @@ from sim.ginrummy.melds import (
     runs_and_sets,
     suit_patterns,
 )
-from sim.ginrummy.observation import DRAW_DISCARD, DRAW_STOCK, KNOCK, NONE, NUM_ACTIONS, Observation, Phase, action_name
-from sim.lockstep import DealError, Players, strategy_name
+from sim.ginrummy.observation import DRAW_DISCARD, DRAW_STOCK, KNOCK, NONE, NUM_ACTIONS, Observation, Phase
+from sim.lockstep import DealError, Players, choose_checked
 
 __all__ = ["best_discards", "deadwood", "may_knock", "play_from", "play_games", "play_rounds"]
 
@@ -65,8 +65,8 @@ def play_rounds(
 
     Hand ``i`` is numbered ``round_ids[i]`` (default ``0..B-1``) and dealt by seat ``dealers[i]``
     (default, as the reference's ``new_state``: ``round_ids[i] % 2``); ``scores`` (B, 2) are the game
-    points before the hand (default zeros), which observations report. Raises ``IllegalAction``
-    naming a strategy that chose an illegal action, and ``DealError`` for a deal that is not a pack.
+    points before the hand (default zeros), which observations report. Raises ``StrategyFault``
+    naming a strategy that raised or chose what it may not, and ``DealError`` for a deal that is not a pack.
     """
     return RoundsResult(_play(deals, _players(strategies), round_ids, scores, dealers)[0])
 
@@ -236,6 +236,8 @@ class _Block:
         self.scores = _constant(scores.copy())
         self.dealer = _constant(dealers.copy())
         self.row = np.arange(len(ids))  # each hand's row in the block's results
+        # Decisions taken in every hand since it was dealt (or resumed: faults then count from there).
+        self.step = 0
 
     @classmethod
     def dealt(cls, deals: np.ndarray, ids: np.ndarray, scores: np.ndarray, dealers: np.ndarray, players: Players):
@@ -316,19 +318,21 @@ class _Block:
 
     def _decide(self, fields: dict[str, np.ndarray], seat: np.ndarray, legal: np.ndarray) -> np.ndarray:
         """(n,) int64 the legal actions the movers ``seat`` choose, shown ``fields`` of every hand;
-        ``IllegalAction`` names a strategy that chooses otherwise."""
+        ``StrategyFault`` names a strategy that raises or chooses otherwise."""
         for values in fields.values():
             values.flags.writeable = False
         observation = Observation(**fields)
-        single = self.players.single
+        single, step = self.players.single, self.step
+        self.step += 1
         if single is not None:
-            return _checked_actions(single, single.choose(observation), legal)
+            return choose_checked(single, observation, legal, step, seat)
         actions = np.empty(len(seat), dtype=np.int64)
         for strategy, seats in self.players.seats_of:
             rows = np.flatnonzero(seats.take(seat))
             if rows.size:
-                chosen = strategy.choose(observation.take(rows))
-                actions[rows] = _checked_actions(strategy, chosen, legal.take(rows, axis=0))
+                actions[rows] = choose_checked(
+                    strategy, observation.take(rows), legal.take(rows, axis=0), step, seat.take(rows)
+                )
         return actions
 
     def _fields(self, mover: int) -> dict[str, np.ndarray]:
@@ -456,18 +460,3 @@ def _laid_off(unmatched: np.ndarray, runs: np.ndarray, sets: np.ndarray) -> np.n
     threes &= ~(clubs & diamonds & hearts & spades)
     fourth_cards = (threes * RANK_ACROSS_SUITS) & ~sets
     return on_runs | (unmatched & ~on_runs & fourth_cards)
-
-
-def _checked_actions(strategy: Strategy, chosen: np.ndarray, legal: np.ndarray) -> np.ndarray:
-    """``chosen`` as int64 actions if each is legal in its row of ``legal``; else ``IllegalAction``
-    naming the strategy."""
-    actions = np.asarray(chosen).astype(np.int64, copy=False).reshape(-1)
-    if len(actions) != len(legal):
-        raise IllegalAction(f"{strategy_name(strategy)} answered {len(actions)} actions for {len(legal)} decisions")
-    in_range = (actions >= 0) & (actions < NUM_ACTIONS)
-    allowed = in_range & legal[np.arange(len(actions)), actions * in_range]
-    if not allowed.all():
-        action = int(actions[np.argmin(allowed)])
-        named = f" ({action_name(action)})" if 0 <= action < NUM_ACTIONS else ""
-        raise IllegalAction(f"{strategy_name(strategy)} chose action {action}{named}, which is not legal here")
-    return actions

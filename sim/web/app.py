@@ -3,25 +3,35 @@
 Routes (every input validated: an unknown game, strategy, seed, table or action is a 4xx with a
 one-line reason, never a 500):
 
-- ``GET /``: the lobby; ``GET /play/GAME?vs=STRATEGY&seed=N`` starts a table (the person in seat 1,
-  ``vs`` in the others, default ``best``; no seed: a random one) and redirects to ``/table/ID``;
+- ``GET /``: the lobby; ``GET /play/GAME?vs=STRATEGY&seed=N`` a page to start a game with those
+  filled in; ``POST /play/GAME`` (the lobby's form: ``vs``, default ``best``, and ``seed``, none: a
+  random one) starts a table, the person in seat 1, and redirects to ``/table/ID``;
 - ``GET /table/ID``: the table's page, drawn by ``static/table.js``; the table lives on the server,
   so the page survives a reload;
 - ``GET /cards/FACE.svg``: a card picture; ``GET /static/...``: the script and style sheet;
 - ``GET /api/games``: the games and their opponents; ``POST /api/tables`` with ``{"game", "vs",
-  "seed"}`` starts a table; ``GET /api/tables/ID`` is its snapshot; ``POST /api/tables/ID/actions``
-  with ``{"action": N}`` (or ``"continue"`` at a round's end) moves it and returns the steps taken.
+  "seed"}`` starts a table; ``GET /api/tables/ID`` is its snapshot; ``GET /api/tables/ID/steps?after=N``
+  the steps after step N and the snapshot; ``POST /api/tables/ID/actions`` with ``{"action": N}``
+  (or ``"continue"`` at a round's end) takes the person's move and returns its step: the bots then
+  move on their own threads (``"thinking"`` in the snapshot), and the page asks for their steps.
+
+What a request may cost is bounded: its body is read up to ``MAX_BODY_BYTES`` (refused at once past
+it, whatever its Content-Length or chunks say) within ``BODY_SECONDS``; a strategy spec is checked
+against ``sim.web.bots.Seating``. Only POSTs change anything, and only from the server's own pages: a
+request another web site's page makes the browser send (``Sec-Fetch-Site``, else ``Origin``) is
+refused, and the API takes only JSON, which a browser does not send across sites unasked.
 """
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import json
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -37,12 +47,16 @@ from sim.api import IllegalAction
 from sim.numbers import NumberError, json_int, parse_int
 from sim.pictures import shared_picture
 from sim.web import pages
+from sim.web.bots import THINK_SECONDS, BotThreads, Seating
 from sim.web.table import CONTINUE, NotYourTurn, Step, Table
 
 MAX_SEED = 2**63 - 1  # as tournaments take them
 MAX_TABLES = 256  # tables kept; the least recently used goes first
-MAX_BODY_BYTES = 4096  # a request body is one small JSON object
+MAX_BODY_BYTES = 4096  # a request body is one small JSON object or form
+BODY_SECONDS = 10.0  # for a request's body to arrive, once its headers have
+MAX_STEP = 2**62  # the largest step number a page may ask after
 TABLE_ID_BYTES = 16
+SAME_SITE = ("same-origin", "none")  # Sec-Fetch-Site of the server's own pages, and of a typed address
 
 
 class BadRequest(ValueError):
@@ -71,18 +85,30 @@ def parse_seed(text: str | None) -> int:
 
 
 class Tables:
-    """The tables being played, by id; the least recently used is dropped past ``MAX_TABLES``."""
+    """The tables being played, by id; the least recently used is dropped past ``capacity``. Their
+    opponents pass ``seating`` and think on ``bots``, ``think_seconds`` a decision."""
 
-    def __init__(self, capacity: int = MAX_TABLES) -> None:
+    def __init__(
+        self,
+        capacity: int = MAX_TABLES,
+        seating: Seating | None = None,
+        think_seconds: float = THINK_SECONDS,
+        bots: BotThreads | None = None,
+    ) -> None:
         self.capacity = capacity
+        self.seating = seating or Seating()
+        self.think_seconds = think_seconds
+        self.bots = bots or BotThreads()
         self.tables: OrderedDict[str, Table] = OrderedDict()
         self.lock = threading.Lock()
 
     def open(self, game_name: str, opponent: str, seed: int) -> tuple[str, Table]:
-        """A new table and its id; ``BadRequest`` for an unknown game or strategy."""
+        """A new table and its id; ``BadRequest`` for an unknown game or a strategy it does not seat."""
+        opponent = opponent or pages.DEFAULT_OPPONENT
         try:
             game = games.load(game_name)
-            table = Table(game, opponent or pages.DEFAULT_OPPONENT, seed)
+            self.seating.check(game.name, opponent)
+            table = Table(game, opponent, seed, self.bots, self.think_seconds)
         except (games.UnknownGame, strategies.StrategyError) as error:
             raise BadRequest(str(error), 404 if isinstance(error, games.UnknownGame) else 400) from None
         table_id = secrets.token_urlsafe(TABLE_ID_BYTES)
@@ -106,11 +132,50 @@ def steps_json(steps: list[Step]) -> list[dict[str, Any]]:
     return [{"lines": step.lines, "snapshot": step.snapshot} for step in steps]
 
 
+def refuse_cross_site(request: Request) -> None:
+    """``BadRequest`` (403) for a request another web site's page had the browser send: browsers say
+    where a request comes from in ``Sec-Fetch-Site``, or failing that in ``Origin``. A request with
+    neither comes from no web page (a script, curl): it is taken."""
+    site = request.headers.get("sec-fetch-site")
+    origin = request.headers.get("origin")
+    if site is None and origin is None:
+        return
+    if site in SAME_SITE or (site is None and urlsplit(origin).netloc == request.headers.get("host")):
+        return
+    raise BadRequest("refused: only this server's own pages may start tables or move them", 403)
+
+
+def require_json(request: Request) -> None:
+    """``BadRequest`` (415) unless the request says its body is JSON (a page of another site cannot
+    send that without the browser asking this server first, which it never allows)."""
+    media_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if media_type != "application/json":
+        raise BadRequest("the request body must be JSON, sent as Content-Type: application/json", 415)
+
+
+async def request_body(request: Request) -> bytes:
+    """The request's body, read as it arrives: ``BadRequest`` with 413 as soon as it is known to be
+    over ``MAX_BODY_BYTES`` (by its Content-Length, before reading any of it), 408 when it has not
+    arrived within ``BODY_SECONDS``."""
+    length = request.headers.get("content-length", "0")
+    if int(length) > MAX_BODY_BYTES:  # the HTTP layer accepts only digits here
+        raise BadRequest(f"the request body is {length[:24]} bytes; at most {MAX_BODY_BYTES}", 413)
+    body = bytearray()
+    try:
+        async with asyncio.timeout(BODY_SECONDS):
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > MAX_BODY_BYTES:
+                    raise BadRequest(f"the request body is over {MAX_BODY_BYTES} bytes; at most {MAX_BODY_BYTES}", 413)
+    except TimeoutError:
+        raise BadRequest(f"the request body did not arrive within {BODY_SECONDS:g} s", 408) from None
+    return bytes(body)
+
+
 async def request_object(request: Request) -> dict[str, Any]:
     """The request's JSON object, numbers bounded (``sim.numbers.json_int``); ``BadRequest`` if not one."""
-    body = await request.body()
-    if len(body) > MAX_BODY_BYTES:
-        raise BadRequest(f"the request body is {len(body)} bytes; at most {MAX_BODY_BYTES}", 413)
+    require_json(request)
+    body = await request_body(request)
     try:
         value = json.loads(body or b"{}", parse_int=json_int)
     except ValueError as error:  # NumberError is a ValueError
@@ -120,6 +185,12 @@ async def request_object(request: Request) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise BadRequest("the request body must be a JSON object")
     return value
+
+
+async def request_form(request: Request) -> dict[str, str]:
+    """The fields of the request's form (URL-encoded, as the lobby sends it), the first of each name."""
+    fields = parse_qs((await request_body(request)).decode("utf-8", "replace"))
+    return {name: values[0] for name, values in fields.items()}
 
 
 def text_field(payload: dict[str, Any], name: str, default: str = "") -> str:
@@ -151,6 +222,14 @@ def action_field(payload: dict[str, Any], table: Table) -> int | str:
         raise BadRequest(f"action: {error}") from None
 
 
+def step_number(text: str | None) -> int:
+    """The step a page asks for the steps after (none: 0)."""
+    try:
+        return parse_int(text or "0", 0, MAX_STEP)
+    except NumberError as error:
+        raise BadRequest(f"after: {error}") from None
+
+
 def create_app(tables: Tables | None = None) -> Starlette:
     """The web table's ASGI application, over ``tables`` (new and empty by default)."""
     tables = tables or Tables()
@@ -159,11 +238,20 @@ def create_app(tables: Tables | None = None) -> Starlette:
     def lobby(request: Request) -> Response:
         return HTMLResponse(pages.lobby(all_opponents))
 
-    async def play(request: Request) -> Response:
+    def new_game(request: Request) -> Response:
         game = request.path_params["game"]
-        seed = parse_seed(request.query_params.get("seed"))
-        table_id, table = tables.open(game, request.query_params.get("vs", pages.DEFAULT_OPPONENT), seed)
-        await run_sync(table.start)  # the page opens at the person's first decision; the log tells the rest
+        if game not in all_opponents:
+            raise BadRequest(f"unknown game {game[:24]!r}; the games are {', '.join(all_opponents)}", 404)
+        chosen = request.query_params.get("vs", pages.DEFAULT_OPPONENT)
+        page = pages.new_game(game, all_opponents[game], chosen, request.query_params.get("seed", ""))
+        return HTMLResponse(page)
+
+    async def play(request: Request) -> Response:
+        refuse_cross_site(request)
+        form = await request_form(request)
+        seed = parse_seed(form.get("seed"))
+        table_id, table = tables.open(request.path_params["game"], form.get("vs", pages.DEFAULT_OPPONENT), seed)
+        await run_in_threadpool(table.start)  # the bots before the person's first decision start thinking
         return RedirectResponse(f"/table/{table_id}", status_code=303)
 
     def table_page(request: Request) -> Response:
@@ -187,34 +275,43 @@ def create_app(tables: Tables | None = None) -> Starlette:
         return JSONResponse({"games": listing})
 
     async def open_table(request: Request) -> Response:
+        refuse_cross_site(request)
         payload = await request_object(request)
         game, opponent = text_field(payload, "game"), text_field(payload, "vs", pages.DEFAULT_OPPONENT)
         table_id, table = tables.open(game, opponent, seed_field(payload))
-        steps = await run_sync(table.start)
-        return JSONResponse({"id": table_id, "steps": steps_json(steps), "snapshot": table.snapshot()}, 201)
+        snapshot = await run_in_threadpool(table.start)
+        return JSONResponse({"id": table_id, "snapshot": snapshot}, 201)
 
     def table_state(request: Request) -> Response:
         return JSONResponse(tables.get(request.path_params["table_id"]).snapshot())
 
+    def table_steps(request: Request) -> Response:
+        table = tables.get(request.path_params["table_id"])
+        steps, snapshot = table.steps_after(step_number(request.query_params.get("after")))
+        return JSONResponse({"steps": steps_json(steps), "snapshot": snapshot})
+
     async def take_action(request: Request) -> Response:
+        refuse_cross_site(request)
         table = tables.get(request.path_params["table_id"])
         action = action_field(await request_object(request), table)
         try:
-            steps = await run_sync(lambda: table.act(action))
+            steps = await run_in_threadpool(table.act, action)
         except NotYourTurn as error:
             raise BadRequest(str(error), 409) from None
         except IllegalAction as error:
             raise BadRequest(f"not a legal action now: {error}", 409) from None
-        return JSONResponse({"steps": steps_json(steps), "snapshot": table.snapshot()})
+        return JSONResponse({"steps": steps_json(steps), "snapshot": steps[-1].snapshot})
 
     routes = [
         Route("/", lobby),
-        Route("/play/{game}", play),
+        Route("/play/{game}", new_game, methods=["GET"]),
+        Route("/play/{game}", play, methods=["POST"]),
         Route("/table/{table_id}", table_page),
         Route("/cards/{face}.svg", card),
         Route("/api/games", game_list),
         Route("/api/tables", open_table, methods=["POST"]),
         Route("/api/tables/{table_id}", table_state),
+        Route("/api/tables/{table_id}/steps", table_steps),
         Route("/api/tables/{table_id}/actions", take_action, methods=["POST"]),
         Mount("/static", StaticFiles(packages=[("sim.web", "static")]), name="static"),
     ]
@@ -230,11 +327,6 @@ def card_picture(face: str) -> str | None:
         if picture is not None:
             return picture
     return None
-
-
-async def run_sync(call: Callable[[], list[Step]]) -> list[Step]:
-    """``call`` on a worker thread: bots may think for a while, and the server keeps answering."""
-    return await run_in_threadpool(call)
 
 
 def wants_json(request: Request) -> bool:

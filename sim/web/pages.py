@@ -23,17 +23,19 @@ def _document(title: str, body: str, script: str = "") -> str:
     )
 
 
-def opponent_choices(game: str, opponents: Sequence[str], chosen: str) -> str:
-    """A form that starts a new game of ``game`` against the opponent picked from ``opponents``."""
+def opponent_choices(game: str, opponents: Sequence[str], chosen: str, seed: str = "") -> str:
+    """A form that starts a new game of ``game`` against the opponent picked from ``opponents`` (or
+    ``chosen``, when it is a spec of its own), dealt from ``seed`` (none: a random one)."""
+    names = opponents if chosen in opponents else [*opponents, chosen]
     options = "".join(
         f'<option value="{escape(name)}"{" selected" if name == chosen else ""}>{escape(name)}</option>'
-        for name in opponents
+        for name in names
     )
     return (
-        f'<form class="new-game" method="get" action="/play/{escape(game)}">'
+        f'<form class="new-game" method="post" action="/play/{escape(game)}">'
         f'<label>Opponent <select name="vs">{options}</select></label>'
-        '<label>Seed <input name="seed" inputmode="numeric" placeholder="random" size="10"></label>'
-        '<button type="submit">New game</button></form>'
+        f'<label>Seed <input name="seed" value="{escape(seed)}" inputmode="numeric" placeholder="random" size="10">'
+        '</label><button type="submit">New game</button></form>'
     )
 
 
@@ -46,6 +48,16 @@ def lobby(opponents: Mapping[str, Sequence[str]]) -> str:
     )
     intro = "<p>Play any game against cardsim's registered strategies, on the same engines as the console programs.</p>"
     return _document("cardsim", f"<header><h1>cardsim</h1></header><main>{intro}{games}</main>")
+
+
+def new_game(game: str, opponents: Sequence[str], chosen: str, seed: str) -> str:
+    """The page a link to a game leads to: its form filled in, for the person to start it (a link
+    never starts one: any web site may link here)."""
+    body = (
+        f'<header><h1><a href="/">cardsim</a> · {escape(game)}</h1></header>'
+        f'<main><section class="lobby-game">{opponent_choices(game, opponents, chosen, seed)}</section></main>'
+    )
+    return _document(f"cardsim · {game}", body)
 
 
 def table_page(table_id: str, game: str, opponents: Sequence[str], opponent: str) -> str:

@@ -40,6 +40,11 @@ from sim.ginrummy.observation import DRAW_DISCARD, DRAW_STOCK, KNOCK, Observatio
 from strategies import Between, register
 from strategies.ginrummy.batch import by_phase, cards_of, has_card, legal_cards, lowest_throw, meld_outs, near
 
+# Far beyond any weight worth trying; larger ones overflow the throws' scores to infinities, whose
+# differences (inf - inf) are nan, and argmin over nan picks no card at all.
+MAX_WEIGHT = 1e6
+Weight = Annotated[float, Between(-MAX_WEIGHT, MAX_WEIGHT)]
+
 
 def outs(hands: np.ndarray, unseen: np.ndarray) -> np.ndarray:
     """How many ``unseen`` cards would join a meld with each hand: its chances to improve."""
@@ -52,10 +57,10 @@ class Heuristic:
     def __init__(
         self,
         take_gain: int = 4,
-        out_weight: float = 0.75,
-        feed_cost: float = 6.0,
-        near_cost: float = 1.5,
-        safe_bonus: float = 0.0,
+        out_weight: Weight = 0.75,
+        feed_cost: Weight = 6.0,
+        near_cost: Weight = 1.5,
+        safe_bonus: Weight = 0.0,
         gin_hold: Annotated[int, Between(0, rules.KNOCK_LIMIT)] = 0,
         patience: Annotated[int, Between(0, 99)] = 99,
         early_knock: Annotated[int, Between(0, rules.KNOCK_LIMIT)] = 10,

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 import strategies
 from sim import games, lockstep
-from sim.api import IllegalAction
+from sim.api import StrategyFault
 from sim.crosscheck import crosscheck
 from sim.euchre import fast, rules
 from sim.euchre.game import GAME
@@ -113,7 +113,7 @@ def test_an_illegal_choice_names_the_strategy_and_is_never_a_result():
         def choose(self, observation):
             return np.full(len(observation), PASS)
 
-    with pytest.raises(IllegalAction, match="passes-always chose action 56"):
+    with pytest.raises(StrategyFault, match="'passes-always' chose action 56, which is not legal there"):
         fast.play_rounds(GAME.deals(1, 0, 50), [PassesAlways()] * 4)
 
 
@@ -124,7 +124,7 @@ def test_an_action_out_of_range_is_illegal():
         def choose(self, observation):
             return np.full(len(observation), 99)
 
-    with pytest.raises(IllegalAction, match="wild chose action 99"):
+    with pytest.raises(StrategyFault, match="'wild' chose action 99"):
         fast.play_rounds(GAME.deals(1, 0, 5), [Wild()] * 4)
 
 

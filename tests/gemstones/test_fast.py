@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import strategies
-from sim.api import IllegalAction
+from sim.api import StrategyFault
 from sim.crosscheck import Call, Decisions, recorders
 from sim.gemstones import fast, rules
 from sim.gemstones.engine import State, Variants
@@ -225,7 +225,7 @@ def test_an_illegal_action_names_the_strategy():
         def choose(self, observation):
             return np.full(len(observation), BUY)
 
-    with pytest.raises(IllegalAction, match="always-buy chose buy the third chain in game 0"):
+    with pytest.raises(StrategyFault, match=rf"'always-buy' chose action {BUY}, which is not legal there \(round 0"):
         fast.play_rounds(PACKS.deals(1, 0, 4), [Buyer(), Buyer()])
     with pytest.raises(ValueError, match="needs 2 strategies"):
         fast.play_rounds(PACKS.deals(1, 0, 4), [Buyer()])

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 import strategies
 from sim import games
-from sim.api import IllegalAction
+from sim.api import StrategyFault
 from sim.cards import NUM_CARDS, mask_of
 from sim.crosscheck import crosscheck
 from sim.ginrummy import fast, melds, rules
@@ -178,7 +178,7 @@ def test_an_illegal_choice_names_the_strategy_and_is_never_a_result():
             draw = np.full(len(observation), DRAW_DISCARD)
             return np.where(observation.phase == Phase.DRAW, draw, observation.taken)
 
-    with pytest.raises(IllegalAction, match=r"takes-back chose action -1, which is not legal here"):
+    with pytest.raises(StrategyFault, match=r"'takes-back' chose action -1, which is not an action of this game"):
         fast.play_rounds(GAME.deals(1, 0, 5), [TakesBack()] * 2)
 
     class Wild:
@@ -187,7 +187,7 @@ def test_an_illegal_choice_names_the_strategy_and_is_never_a_result():
         def choose(self, observation):
             return np.full(len(observation), 999)
 
-    with pytest.raises(IllegalAction, match="wild chose action 999"):
+    with pytest.raises(StrategyFault, match="'wild' chose action 999"):
         fast.play_rounds(GAME.deals(1, 0, 5), [Wild()] * 2)
 
 

@@ -1,5 +1,6 @@
 // The web table in the browser: draws a table's snapshot from /api/tables/ID, sends the person's
-// moves, and shows the bots' moves one by one. All text is set as text, never as HTML.
+// moves, and, while the bots think on the server, asks for their moves and shows them one by one.
+// All text is set as text, never as HTML.
 "use strict";
 
 const main = document.getElementById("table");
@@ -7,6 +8,8 @@ const tableId = main.dataset.table;
 const query = new URLSearchParams(window.location.search);
 // Milliseconds between the bots' moves; ?delay=0 shows them at once (scripts and tests).
 const delay = Math.max(0, Math.min(5000, Number(query.get("delay") ?? 450) || 0));
+// Milliseconds between two asks for the bots' moves while they think.
+const POLL = 100;
 let busy = false;
 
 function element(tag, attributes = {}, text = "") {
@@ -64,7 +67,10 @@ function drawBanner(snapshot, showMoves) {
     banner.setAttribute("data-game-over", snapshot.game_over.result);
     banner.append(element("h2", {}, `Game over: ${snapshot.game_over.result}`));
     banner.append(element("p", {}, `Winner: ${snapshot.game_over.winners.join(", ")}`));
-    const again = element("a", { href: `/play/${snapshot.game}?vs=${encodeURIComponent(snapshot.opponent)}`, class: "again" }, "Play again");
+    // A form, not a link: only a POST from this server's own pages starts a table.
+    const again = element("form", { method: "post", action: `/play/${encodeURIComponent(snapshot.game)}`, class: "again" });
+    again.append(element("input", { type: "hidden", name: "vs", value: snapshot.opponent }));
+    again.append(element("button", { type: "submit" }, "Play again"));
     banner.append(again);
   } else if (snapshot.round_over) {
     banner.append(element("h2", {}, "End of the round"));
@@ -93,7 +99,9 @@ function drawSide(snapshot) {
 }
 
 function draw(snapshot, showMoves) {
-  document.getElementById("status").textContent = snapshot.status;
+  const status = document.getElementById("status");
+  status.textContent = snapshot.status;
+  status.classList.toggle("problem", Boolean(snapshot.ended));
   drawZones(snapshot.table.zones);
   drawBanner(snapshot, showMoves);
   drawMoves(showMoves ? snapshot.actions : []);
@@ -110,6 +118,35 @@ function sayProblem(message) {
   status.classList.add("problem");
 }
 
+// The answer to a GET of `url`, or null once its error is shown.
+async function ask(url) {
+  const response = await fetch(url);
+  const answer = await response.json();
+  if (response.ok) return answer;
+  sayProblem(answer.error);
+  return null;
+}
+
+// Draws `snapshot` and, while a bot thinks, each step the bots take, until the person is to act.
+async function follow(snapshot) {
+  while (snapshot.thinking) {
+    draw(snapshot, false);
+    await sleep(Math.max(POLL, delay));
+    const answer = await ask(`/api/tables/${tableId}/steps?after=${snapshot.step}`);
+    if (!answer) return;
+    for (const step of answer.steps.slice(0, -1)) {
+      draw(step.snapshot, false);
+      if (delay) await sleep(delay);
+    }
+    snapshot = answer.snapshot;
+  }
+  draw(snapshot, true);
+}
+
+function lostServer(problem) {
+  sayProblem(`The server did not answer (${problem.message}); reload the page to go on.`);
+}
+
 async function send(action) {
   if (busy) return;
   busy = true;
@@ -123,29 +160,25 @@ async function send(action) {
     const answer = await response.json();
     if (!response.ok) {
       sayProblem(answer.error);
-      await refresh();
+      const now = await ask(`/api/tables/${tableId}`);
+      if (now) await follow(now);
       return;
     }
-    for (const step of answer.steps.slice(0, -1)) {
-      draw(step.snapshot, false);
-      if (delay) await sleep(delay);
-    }
-    draw(answer.snapshot, true);
+    await follow(answer.snapshot);
   } catch (problem) {
-    sayProblem(`The server did not answer (${problem.message}); reload the page to go on.`);
+    lostServer(problem);
   } finally {
     busy = false;
   }
 }
 
 async function refresh() {
-  const response = await fetch(`/api/tables/${tableId}`);
-  const answer = await response.json();
-  if (!response.ok) {
-    sayProblem(answer.error);
-    return;
+  try {
+    const answer = await ask(`/api/tables/${tableId}`);
+    if (answer) await follow(answer);
+  } catch (problem) {
+    lostServer(problem);
   }
-  draw(answer, true);
 }
 
 refresh();
