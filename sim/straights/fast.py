@@ -1,58 +1,52 @@
-"""The vectorized Straights engine: many rounds in lockstep on numpy bitmasks.
+"""The compiled Straights engine: many rounds at once, each played by a numba kernel row by row.
 
 ``play_rounds`` plays B deals with four strategies (the same objects the reference engine takes) and
 returns each seat's points and, on request, every action; ``play_games`` strings rounds into games
 until someone reaches 80. ``sim.crosscheck`` checks that both engines make the same moves.
 
 State is kept by dealt *position* rather than by card. Position ``13 * k + i`` of a round is card
-``i`` of the hand of the ``k``-th seat to move (``k = 0`` is the leader, who holds the 7 of spades).
-Seats move in turn from the leader, so at step ``t`` every round's mover is ``k = t % 4``: one shift
-by ``13 * k`` selects the mover's hand in all rounds at once, and its 13 bits are exactly the
-observation's ``held``/``legal`` masks. Per round the engine keeps two 52-bit masks::
+``i`` of the hand of the ``k``-th seat to move (``k = 0`` is the leader, who holds the 7 of spades),
+so the mover at step ``t`` is ``k = t % 4`` and its 13 bits of a position mask are its hand. Per
+round the engine keeps two 52-bit position masks and the table::
 
     held    positions still in hand
     accept  positions whose card the table accepts, or accepted once (test with held)
+    table   card mask of the cards played face up
 
-and a log of the actions; the card-space table a strategy may ask for is rebuilt from the log then.
-
-Observations handed to strategies are valid during the ``choose`` call that receives them; their
-lazy fields read the engine's state when first accessed. The engine checks every action and raises
-``IllegalAction`` naming the strategy, so an illegal action never becomes a result.
+A strategy with a compiled policy (``strategy.compiled``, a ``CompiledPolicy``) is called inside
+the kernel, so a lineup of such strategies plays a whole block of rounds in one kernel call. Any
+other strategy is asked in Python: the kernel plays every round up to its next decision by such a
+seat, the strategy gets those rounds as one ``Observation`` batch, and the kernel resumes with its
+answers. Every action, compiled or not, is checked; an illegal one raises ``StrategyFault`` naming
+the strategy and the decision, so it never becomes a result.
 """
 
 from __future__ import annotations
 
-import itertools
-import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numba
 import numpy as np
+from numba import types
 
 from sim import lockstep
-from sim.api import IllegalAction, Strategy
+from sim.api import MAX_POLICY_SETTINGS, Strategy
 from sim.cards import NUM_CARDS, NUM_RANKS, bits_to_bools, format_cards, make_card
 from sim.games import DealSource, GamesResult, RoundsResult
-from sim.lockstep import DealError, strategy_name
+from sim.lockstep import DealError
 from sim.straights import rules
-from sim.straights.observation import DISCARDED, NOT_YET, Observation, positions_to_cards
+from sim.straights.observation import DISCARDED, NOT_YET, POLICY, Observation, positions_to_cards
 
 BLOCK_SIZE = 8192
 SEATS = rules.NUM_PLAYERS
 HAND = rules.HAND_SIZE
 HAND_MASK = (1 << HAND) - 1
-ALL_POSITIONS = (1 << NUM_CARDS) - 1
-CARD_POINTS = np.array([rules.card_points(card) for card in range(NUM_CARDS)], dtype=np.int8)
-
-# Indexed by card id viewed as a byte: np.take converts int8 indexes to intp first, uint8 ones faster.
-_CARD_POINTS_BY_BYTE = np.zeros(256, dtype=np.int8)
-_CARD_POINTS_BY_BYTE[:NUM_CARDS] = CARD_POINTS
-_ONE = np.int64(1)  # so shifts by int8 card ids compute in int64
-# A bit beyond the 52 positions: accepting it is harmless, as no card is ever held there.
-NO_POSITION = 62
-# [leader, slot]: the position of the card dealt to ``slot`` of the deck when ``leader`` leads.
-_POSITION_OF_SLOT = np.array([np.roll(np.arange(NUM_CARDS), HAND * leader) for leader in range(SEATS)], dtype=np.int8)
-_OTHER_SEVENS = np.array([make_card(rules.SEVEN, suit) for suit in range(rules.NUM_SUITS - 1)])
+SEVEN_OF_SPADES = rules.SEVEN_OF_SPADES
+OTHER_SEVENS = np.array([make_card(rules.SEVEN, suit) for suit in range(rules.NUM_SUITS - 1)], dtype=np.int64)
+CARD_POINTS = np.array([rules.card_points(card) for card in range(NUM_CARDS)], dtype=np.int64)
+NO_FAULT = -1
+ALL_CARDS = (1 << NUM_CARDS) - 1
 
 
 @dataclass(frozen=True)
@@ -79,11 +73,15 @@ def play_rounds(
     round_ids: np.ndarray | None = None,
     scores: np.ndarray | None = None,
     trace: bool = False,
+    script: np.ndarray | None = None,
+    script_length: np.ndarray | None = None,
 ) -> RoundResults:
     """Play each deal once with ``strategies[seat]`` in each seat.
 
     ``round_ids`` (default ``0..B-1``) and ``scores`` (game scores before the round, default zeros)
-    are what the observations report. Raises ``IllegalAction`` naming the strategy that chose an
+    are what the observations report. The first ``script_length[i]`` actions of round ``i`` are
+    ``script[i]``'s (B, 52), whoever is to move (a lookahead's rollouts start from its decision so),
+    and the strategies take the rest. Raises ``StrategyFault`` naming the strategy that chose an
     illegal action, and ``DealError`` for a deal that is not a permutation of the 52 cards.
     """
     deals = np.asarray(deals)
@@ -92,31 +90,20 @@ def play_rounds(
         raise ValueError(f"Straights needs {SEATS} strategies, got {len(strategies)}")
     round_ids = np.arange(count, dtype=np.int64) if round_ids is None else np.asarray(round_ids, dtype=np.int64)
     scores = np.zeros((count, SEATS), dtype=np.int64) if scores is None else np.asarray(scores, dtype=np.int64)
+    _check_deals(deals)
     points = np.empty((count, SEATS), dtype=np.int64)
     actions = np.empty((count, NUM_CARDS), dtype=np.int8) if trace else None
     discarded = np.empty((count, NUM_CARDS), dtype=bool) if trace else None
-    seating = _Seating(strategies)
-    workspace = None
+    if script is None or script_length is None:
+        script, script_length = np.empty((count, NUM_CARDS), dtype=np.int8), np.zeros(count, dtype=np.int64)
+    seats = _Seats(strategies)
     for start in range(0, count, BLOCK_SIZE):
-        block_deals = deals[start : start + BLOCK_SIZE]
-        if workspace is None or workspace.size != len(block_deals):
-            workspace = _take_workspace(len(block_deals))
-        leader = _leaders(block_deals)
-        order = seating.order(leader)
-        if order is None:
-            rounds: slice | np.ndarray = slice(start, start + len(block_deals))
-        else:
-            rounds = start + order  # where the block's rounds, in the order it plays them, sit in the results
-            block_deals, leader = np.take(block_deals, order, axis=0), leader[order]
-        block = _Block(block_deals, leader, round_ids[rounds], scores[rounds], seating, workspace)
-        for step in range(NUM_CARDS):
-            block.play_step(step)
-        points[rounds] = block.points()
+        rows = slice(start, start + BLOCK_SIZE)
+        block = _Block(deals[rows], round_ids[rows], scores[rows], script[rows], script_length[rows])
+        block.play(seats)
+        points[rows] = block.points
         if actions is not None and discarded is not None:  # trace
-            actions[rounds] = block.actions.T
-            discarded[rounds] = block.discarded.T
-    if workspace is not None:
-        _spare.workspace = workspace
+            actions[rows], discarded[rows] = block.actions, block.discarded
     return RoundResults(points, actions, discarded)
 
 
@@ -138,354 +125,252 @@ def play_games(game_ids: int | np.ndarray, deal_source: DealSource, strategies: 
     return GameResults(scores, rounds, scores == scores.min(axis=1, keepdims=True))
 
 
-Rows = list[slice]
-"""Some rounds of a block: runs of consecutive rounds."""
-
-
-class _Seating:
-    """Which rounds of a block each distinct strategy object plays at each step.
-
-    At step t the mover of a round led by seat L is seat (L + t) % 4, so a block's rounds are grouped
-    by leader and each group has one strategy to move. The groups go in the order that leaves each
-    strategy's rounds in the fewest runs (one run each when seats 0 and 2 play seats 1 and 3), so a
-    strategy's observation is made of slices rather than gathered round by round.
-    """
+class _Seats:
+    """The seats' strategies as the kernel takes them: each seat's compiled policy (a stand-in for a
+    seat played in Python) and which seats are played in Python."""
 
     def __init__(self, strategies: Sequence[Strategy]) -> None:
         self.strategies = list(strategies)
-        self.distinct = list({id(strategy): strategy for strategy in strategies}.values())
-        orders = itertools.permutations(range(SEATS)) if len(self.distinct) > 1 else [tuple(range(SEATS))]
-        self.group_order = min(orders, key=self._count_runs)
-        self.group_of_leader = np.argsort(self.group_order)
-
-    def order(self, leader: np.ndarray) -> np.ndarray | None:
-        """The order in which to play rounds with these leaders: by leader group (None: as they come)."""
-        if len(self.distinct) == 1:
-            return None
-        return np.argsort(self.group_of_leader[leader], kind="stable")
-
-    def movers(self, leader: np.ndarray) -> list[list[tuple[Strategy, Rows | None]]]:
-        """For each mover k = step % 4: each strategy to move somewhere and its rounds (None: all of them).
-
-        ``leader`` is the leaders of the block's rounds in the order ``order`` gave.
-        """
-        if len(self.distinct) == 1:
-            return [[(self.distinct[0], None)]] * SEATS
-        bounds = np.searchsorted(self.group_of_leader[leader], np.arange(SEATS + 1)).tolist()
-        movers: list[list[tuple[Strategy, Rows | None]]] = []
-        for mover in range(SEATS):
-            plays: list[tuple[Strategy, Rows | None]] = []
-            for strategy in self.distinct:
-                runs = self._group_runs(strategy, mover, self.group_order)
-                rows = [slice(bounds[first], bounds[last]) for first, last in runs if bounds[last] > bounds[first]]
-                if rows:
-                    plays.append((strategy, rows))
-            movers.append(plays)
-        return movers
-
-    def _group_runs(self, strategy: Strategy, mover: int, group_order: Sequence[int]) -> list[tuple[int, int]]:
-        """The runs [first, last) of consecutive groups in which ``strategy`` is the mover-th to move."""
-        runs: list[tuple[int, int]] = []
-        for group, leader in enumerate(group_order):
-            if self.strategies[(leader + mover) % SEATS] is strategy:
-                if runs and runs[-1][1] == group:
-                    runs[-1] = (runs[-1][0], group + 1)
-                else:
-                    runs.append((group, group + 1))
-        return runs
-
-    def _count_runs(self, group_order: Sequence[int]) -> int:
-        return sum(
-            len(self._group_runs(strategy, mover, group_order)) for mover in range(SEATS) for strategy in self.distinct
-        )
-
-
-class _Workspace:
-    """The large arrays of a block of ``size`` rounds, allocated once and reused block after block
-    and call after call.
-
-    Fresh arrays of this size (megabytes) came from the OS page by page at every block, which made
-    blocks 3-5x slower to set up.
-    """
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self.row_base = np.arange(size, dtype=np.int64) * NUM_CARDS
-        self.deal_index = np.empty((size, NUM_CARDS), dtype=np.int64)
-        # positions[52 * b + c] is the position of card c in round b; a spare byte before and two after
-        # let every card's four bytes from its lower neighbour on be read as one int32.
-        padded_positions = np.full(size * NUM_CARDS + 3, NO_POSITION, dtype=np.int8)
-        self.positions = padded_positions[1:-2]
-        self.position_windows = np.ndarray((size * NUM_CARDS,), np.int32, buffer=padded_positions, strides=(1,))
-        self.slot_positions = np.empty((size, NUM_CARDS), dtype=np.int8)
-        # Row 52 * b + c: card c of round b's [lower neighbour's position, position, higher neighbour's
-        # position, unused], read as one int32 so a step needs a single gather.
-        self.card_table = np.empty((size * NUM_CARDS, 4), dtype=np.int8)
-        self.card_entries = self.card_table.view(np.int32).reshape(-1)
-        chosen_fields = np.empty((size, 4), dtype=np.int8)
-        self.chosen_entries = chosen_fields.view(np.int32).reshape(-1)
-        self.chosen_lower, self.chosen_position, self.chosen_higher = (chosen_fields[:, field] for field in range(3))
-        self.actions = np.empty((NUM_CARDS, size), dtype=np.int8)
-        self.discarded = np.empty((NUM_CARDS, size), dtype=bool)
-        self.lost = np.empty((NUM_CARDS, size), dtype=np.int8)
-        self.index = np.empty(size, dtype=np.int64)
-        self.bit = np.empty(size, dtype=np.int64)
-        self.discard_mask = np.empty(size, dtype=np.int64)
-        self.play_mask = np.empty(size, dtype=np.int64)
-        self.allowed = np.empty(size, dtype=np.int64)
-        self.unlocked = np.empty(size, dtype=np.int64)
-        self.unlocked_higher = np.empty(size, dtype=np.int64)
-        self.chosen = np.empty(size, dtype=np.int64)
-
-
-# Each thread keeps the workspace of its last call for the next one; a call takes it while it
-# plays, so a strategy that runs the engine inside ``choose`` gets a workspace of its own.
-_spare = threading.local()
-
-
-def _take_workspace(size: int) -> _Workspace:
-    """A workspace for blocks of ``size`` rounds: this thread's spare one when it fits, else a new one."""
-    spare = getattr(_spare, "workspace", None)
-    if spare is None or spare.size != size:
-        return _Workspace(size)
-    _spare.workspace = None
-    return spare
+        self.players = lockstep.Players(strategies)
+        compiled = [getattr(strategy, "compiled", None) for strategy in strategies]
+        self.in_python = np.array([policy is None for policy in compiled])
+        self.in_python.flags.writeable = False
+        self.functions = tuple(_never_called if policy is None else policy.function for policy in compiled)
+        self.settings = tuple(_NO_SETTINGS if policy is None else policy.arguments for policy in compiled)
 
 
 class _Block:
-    """Up to ``BLOCK_SIZE`` rounds played in lockstep."""
+    """Up to ``BLOCK_SIZE`` rounds, played by ``_advance`` and the Python strategies in turn."""
 
     def __init__(
         self,
         deals: np.ndarray,
-        leader: np.ndarray,
         round_ids: np.ndarray,
         scores: np.ndarray,
-        seating: _Seating,
-        workspace: _Workspace,
+        script: np.ndarray,
+        script_length: np.ndarray,
     ) -> None:
         size = len(deals)
-        self.size = size
-        self.leader = leader
-        self.round_ids = round_ids
-        self.scores = scores
-        self.strategies = seating.strategies
-        self.movers = seating.movers(leader)
-        self.work = workspace
-        self.hands = _hands_in_turn_order(deals, leader)
-        _fill_card_table(deals, leader, round_ids, workspace)
-        self.held = np.full(size, ALL_POSITIONS, dtype=np.int64)
-        self.accept = self._position_bits(rules.SEVEN_OF_SPADES)
-        self.other_sevens = np.bitwise_or.reduce([self._position_bits(card) for card in _OTHER_SEVENS])
-        self.actions = workspace.actions
-        self.discarded = workspace.discarded
-        self._table = np.zeros(size, dtype=np.int64)
-        self._table_step = 0
+        self.round_ids, self.scores = round_ids, scores
+        self.hands = np.empty((size, NUM_CARDS), dtype=np.int8)  # the card at each position
+        self.position = np.empty((size, NUM_CARDS), dtype=np.int8)
+        self.opens = np.empty((size, NUM_CARDS), dtype=np.int64)
+        self.leader = np.empty(size, dtype=np.int64)
+        bad = _lay_out(deals, self.hands, self.position, self.opens, self.leader)
+        if bad >= 0:
+            raise DealError(f"the deal of round {int(round_ids[bad])} is not a permutation of the {NUM_CARDS} cards")
+        for array in (self.hands, self.position, self.opens, self.leader):
+            array.flags.writeable = False
+        self.held = np.full(size, (1 << NUM_CARDS) - 1, dtype=np.int64)
+        self.accept = np.left_shift(1, self.position[:, SEVEN_OF_SPADES].astype(np.int64))
+        self.table = np.zeros(size, dtype=np.int64)
+        self.actions = np.empty((size, NUM_CARDS), dtype=np.int8)
+        self.discarded = np.zeros((size, NUM_CARDS), dtype=bool)
+        self.points = np.zeros((size, SEATS), dtype=np.int64)
+        self.steps = np.zeros(size, dtype=np.int64)
+        # Copies: the Python seats' choices join the script as they are made.
+        self.script = np.array(script, dtype=np.int8)
+        self.script_length = np.array(script_length, dtype=np.int64)
 
-    def _position_bits(self, card: int) -> np.ndarray:
-        """(n,) int64 the bit of ``card``'s position in each round."""
-        return np.left_shift(_ONE, self.work.positions[card::NUM_CARDS])
+    def play(self, seats: _Seats) -> None:
+        """Play every round to its end, handing the Python seats their decisions as batches."""
+        rows = np.arange(len(self.steps))
+        paused = np.empty(len(self.steps), dtype=np.int64)
+        fault = np.full(3, NO_FAULT, dtype=np.int64)
+        hands = self.hands.reshape(-1, HAND)
+        while rows.size:
+            count = _advance(
+                rows, hands, self.position, self.opens, self.held, self.accept, self.table, self.actions,
+                self.discarded, self.points, self.steps, self.leader, self.script, self.script_length,
+                seats.functions, seats.settings,
+                seats.in_python, paused, fault,
+            )  # fmt: skip
+            if fault[0] != NO_FAULT:
+                self._raise_illegal(seats, *(int(value) for value in fault))
+            rows = paused[:count].copy()
+            if rows.size:
+                self._ask_python_seats(seats, rows)
 
-    def play_step(self, step: int) -> None:
-        """Ask each strategy for its movers' actions, check them and apply them."""
-        shift = HAND * (step % SEATS)
-        held = np.right_shift(self.held, shift)
-        held &= HAND_MASK
-        legal = np.right_shift(self.accept, shift)
-        legal &= held
-        must_discard = self.discarded[step]
-        np.equal(legal, 0, out=must_discard)
-        # Masks rather than np.where/copyto(where=): those branch per round and mispredicted.
-        discard_mask = self.work.discard_mask
-        np.negative(must_discard.view(np.int8), out=discard_mask)  # all ones where the mover must discard
-        options = np.bitwise_and(held, discard_mask)
-        options |= legal
-        # Strategies get these arrays themselves; read-only keeps a strategy from changing what the
-        # engine checks against.
-        for mask in (held, legal, options):
-            mask.flags.writeable = False
-        self._apply(step, self._choose(step, held, legal, options), options)
+    def _ask_python_seats(self, seats: _Seats, rows: np.ndarray) -> None:
+        """Each Python strategy's choices in the ``rows`` where its seat is to move, added to the script."""
+        seat = (self.leader[rows] + self.steps[rows]) % SEATS
+        for strategy, plays in seats.players.seats_of:
+            mine = rows[plays[seat]]
+            if mine.size:
+                steps = self.steps[mine]
+                # Only the number of actions: the kernel checks each card is legal where it is played.
+                chosen = lockstep.choose_checked(strategy, self.observe(mine), NUM_CARDS, steps, seat[plays[seat]])
+                self.script[mine, steps] = chosen
+                self.script_length[mine] = steps + 1
 
-    def _choose(self, step: int, held: np.ndarray, legal: np.ndarray, options: np.ndarray) -> np.ndarray:
-        chosen = self.work.chosen
-        for strategy, rows in self.movers[step % SEATS]:
-            if rows is None:  # the one strategy of every seat: it moves in all the rounds
-                observation = self._observe(step, held, legal, options, None)
-                return _checked_choice(strategy, strategy.choose(observation), self.size)
-            held_rows, legal_rows, options_rows = (_subset(mask, rows) for mask in (held, legal, options))
-            observation = self._observe(step, held_rows, legal_rows, options_rows, rows)
-            choice = _checked_choice(strategy, strategy.choose(observation), len(observation))
-            start = 0
-            for run in rows:
-                chosen[run] = choice[start : start + run.stop - run.start]
-                start += run.stop - run.start
-        return chosen
-
-    def _observe(
-        self, step: int, held: np.ndarray, legal: np.ndarray, options: np.ndarray, rows: Rows | None
-    ) -> Observation:
-        """The movers' view of the rounds ``rows`` (all when None) at ``step``."""
-        mover = step % SEATS
-        hands = self.hands[mover]
+    def observe(self, rows: np.ndarray) -> Observation:
+        """The movers' view of the rounds ``rows``: copies, so no later step changes them."""
+        steps, leader = self.steps[rows], self.leader[rows]
+        mover = steps % SEATS
+        hand = self.hands.reshape(-1, SEATS, HAND)[rows, mover]
+        held = (self.held[rows] >> (HAND * mover)) & HAND_MASK
+        legal = (self.accept[rows] >> (HAND * mover)) & held
+        options = np.where(legal == 0, held, legal)
         return Observation(
-            len(held),
+            len(rows),
             {
-                "seat": lambda: (_subset(self.leader, rows) + mover) % SEATS,
-                "hand": hands if rows is None else lambda: _subset(hands, rows),
+                "seat": (leader + mover) % SEATS,
+                "hand": hand,
                 "held": held,
                 "legal": legal,
                 "options": options,
-                "legal_mask": lambda: bits_to_bools(positions_to_cards(_subset(hands, rows), options)),
-                "table": lambda: _own(self._table_at(step), rows),
-                "step": lambda: np.full(len(held), step),
-                "history": lambda: self._history(step, rows),
-                "cards_left": lambda: _cards_left(step, _subset(self.leader, rows)),
-                "scores": lambda: _own(self.scores, rows),
-                "round_id": lambda: _own(self.round_ids, rows),
+                "legal_mask": lambda: bits_to_bools(positions_to_cards(hand, options)),
+                "table": self.table[rows],
+                "step": steps,
+                "history": lambda: _history(self.actions[rows], self.discarded[rows], steps),
+                "cards_left": lambda: _cards_left(steps, leader),
+                "scores": self.scores[rows],
+                "round_id": self.round_ids[rows],
             },
         )
 
-    def _table_at(self, step: int) -> np.ndarray:
-        """(n,) int64 card mask of the table at ``step``, brought up to date from the action log.
-
-        Kept only when a strategy asks, so strategies that never look at the table don't pay for it.
-        """
-        for past in range(self._table_step, step):
-            played = np.left_shift(_ONE, self.actions[past])
-            played[self.discarded[past]] = 0
-            self._table |= played
-        self._table_step = step
-        return self._table
-
-    def _history(self, step: int, rows: Rows | None) -> np.ndarray:
-        actions = _subset(self.actions[:step].T, rows)
-        history = np.full((len(actions), NUM_CARDS), NOT_YET, dtype=np.int8)
-        history[:, :step] = np.where(_subset(self.discarded[:step].T, rows), DISCARDED, actions)
-        return history
-
-    def _apply(self, step: int, chosen: np.ndarray, options: np.ndarray) -> None:
-        """Check the ``chosen`` cards are among their movers' ``options``, then play or discard them."""
-        work = self.work
-        shift = HAND * (step % SEATS)
-        np.add(work.row_base, chosen, out=work.index)
-        # The method, not np.take: per step, numpy's Python wrapper costs as much as a small take.
-        work.card_entries.take(work.index, out=work.chosen_entries, mode="clip")
-        np.left_shift(_ONE, work.chosen_position, out=work.bit)
-        allowed = np.right_shift(work.bit, shift, out=work.allowed)  # the chosen card in the mover's 13 bits
-        allowed &= options
-        if allowed.min() == 0:
-            self._raise_illegal(step, chosen, int(np.flatnonzero(allowed == 0)[0]), options)
-        self.held ^= work.bit
-        # A played card opens up its neighbours; a discard opens nothing.
-        np.left_shift(_ONE, work.chosen_lower, out=work.unlocked)
-        np.left_shift(_ONE, work.chosen_higher, out=work.unlocked_higher)
-        work.unlocked |= work.unlocked_higher
-        np.invert(work.discard_mask, out=work.play_mask)
-        work.unlocked &= work.play_mask
-        self.accept |= work.unlocked
-        if step == 0:  # the 7 of spades, which every leader plays first, opens the other suits
-            self.accept |= self.other_sevens
-        self.actions[step] = chosen
-
-    def _raise_illegal(self, step: int, chosen: np.ndarray, row: int, options: np.ndarray) -> None:
-        seat = int(self.leader[row] + step) % SEATS
-        hand = self.hands[step % SEATS][row]
-        raise IllegalAction(
-            f"strategy {strategy_name(self.strategies[seat])!r} (player {seat + 1})"
-            f" chose {format_cards([int(chosen[row])])}"
-            f" in round {int(self.round_ids[row])} at step {step}; legal actions were"
-            f" {format_cards(int(card) for i, card in enumerate(hand) if int(options[row]) >> i & 1)}"
-        )
-
-    def points(self) -> np.ndarray:
-        """(n, 4) each seat's points: the sum of the cards it discarded."""
-        lost = self.work.lost
-        np.take(_CARD_POINTS_BY_BYTE, self.actions.view(np.uint8), out=lost, mode="clip")
-        lost *= self.discarded.view(np.int8)
-        by_mover = lost.reshape(HAND, SEATS, self.size).sum(axis=0, dtype=np.int16)  # mover k acts at k, k+4, ...
-        points = np.empty((self.size, SEATS), dtype=np.int64)
-        first_seat = np.arange(self.size) * SEATS
-        for mover in range(SEATS):
-            points.reshape(-1)[first_seat + (self.leader + mover) % SEATS] = by_mover[mover]
-        return points
+    def _raise_illegal(self, seats: _Seats, row: int, step: int, card: int) -> None:
+        """The fault of the strategy whose compiled policy (or script) chose ``card``, not an option there."""
+        seat = (int(self.leader[row]) + step) % SEATS
+        mover = step % SEATS
+        hand = self.hands[row, HAND * mover : HAND * (mover + 1)]
+        held = int(self.held[row]) >> (HAND * mover) & HAND_MASK
+        options = (int(self.accept[row]) >> (HAND * mover) & held) or held
+        legal = format_cards(int(card) for position, card in enumerate(hand) if options >> position & 1)
+        if 0 <= card < NUM_CARDS:
+            what = f"chose {format_cards([card])}, which is not legal there (legal: {legal})"
+        else:
+            what = f"chose action {card}, which is not an action of this game (0..{NUM_CARDS - 1})"
+        raise lockstep.fault(seats.strategies[seat], what, self.round_ids[row : row + 1], step, seat)
 
 
-def _subset(array: np.ndarray, rows: Rows | None) -> np.ndarray:
-    """The rounds ``rows`` of ``array`` (axis 0): ``array`` itself for all of them, else a copy.
-
-    Never a view: its base would show a strategy the rounds of other seats.
-    """
-    if rows is None:
-        return array
-    if len(rows) == 1:
-        return array[rows[0]].copy()
-    return np.concatenate([array[run] for run in rows])
+_NO_SETTINGS = (0.0,) * MAX_POLICY_SETTINGS
 
 
-def _own(array: np.ndarray, rows: Rows | None) -> np.ndarray:
-    """A copy of the rounds ``rows`` of ``array`` (all when None) that later steps will not change."""
-    return array.copy() if rows is None else _subset(array, rows)
+@numba.njit(POLICY.signature, cache=True, nogil=True)
+def _never_called(hands, hand, held, legal, options, table, settings):  # pragma: no cover - a seat played in Python
+    """The stand-in policy of a seat played in Python: the kernel pauses before calling it."""
+    return -1
 
 
-def _checked_choice(strategy: Strategy, choice: object, size: int) -> np.ndarray:
-    """``choice`` as an array of ``size`` card ids, or IllegalAction naming the strategy."""
-    choice = np.asarray(choice)
-    if choice.shape != (size,) or choice.dtype.kind not in "iu":
-        raise IllegalAction(
-            f"strategy {strategy_name(strategy)!r} returned {choice.dtype} array of shape {choice.shape};"
-            f" expected {size} card ids"
-        )
-    # Viewed unsigned, negative ids become huge: one reduction checks both ends.
-    if choice.view(np.dtype(f"u{choice.itemsize}")).max() >= NUM_CARDS:
-        bad = choice[(choice < 0) | (choice >= NUM_CARDS)][0]
-        raise IllegalAction(f"strategy {strategy_name(strategy)!r} returned {bad}, which is not a card id (0..51)")
-    return choice
-
-
-def _leaders(deals: np.ndarray) -> np.ndarray:
-    """(n,) the seat dealt the 7 of spades in each deal."""
+def _check_deals(deals: np.ndarray) -> None:
+    """``DealError`` unless ``deals`` is (n, 52) integer card ids (``_lay_out`` checks each is a permutation)."""
     if deals.ndim != 2 or deals.shape[1] != NUM_CARDS:
         raise DealError(f"deals must be an array of shape (n, {NUM_CARDS}), not {deals.shape}")
     if deals.dtype.kind not in "iu":
         raise DealError(f"deals hold integer card ids, not {deals.dtype}")
     if deals.size and (deals.min() < 0 or deals.max() >= NUM_CARDS):
         raise DealError(f"deals hold card ids 0..{NUM_CARDS - 1}")
-    return np.argmax(deals == rules.SEVEN_OF_SPADES, axis=1) // HAND
 
 
-def _hands_in_turn_order(deals: np.ndarray, leader: np.ndarray) -> list[np.ndarray]:
-    """For k = 0..3, (n, 13) int8 read-only: the hands of the k-th seat to move, in dealt order."""
-    hands_by_seat = np.ascontiguousarray(deals, dtype=np.int8).reshape(-1, HAND)  # row 4 * b + seat
-    first_hand = np.arange(len(deals)) * SEATS
-    hands = []
-    for mover in range(SEATS):
-        hand = np.take(hands_by_seat, first_hand + (leader + mover) % SEATS, axis=0, mode="clip")
-        hand.flags.writeable = False
-        hands.append(hand)
-    return hands
+@numba.njit(cache=True, nogil=True)
+def _lay_out(deals, hands, position, opens, leader):
+    """Each round's leader, its hands in turn order from the leader (``hands[row]`` flattened is the
+    card at each position), each card's position, and the positions each position's card opens
+    when played face up: its neighbours in rank, and for the 7 of spades the other sevens too.
+    Returns the first row that is not a permutation of the cards, else -1."""
+    for row in range(deals.shape[0]):
+        seen = np.int64(0)
+        for slot in range(NUM_CARDS):
+            card = deals[row, slot]
+            seen |= np.int64(1) << card
+            position[row, card] = slot
+        if seen != ALL_CARDS:
+            return row
+        first = position[row, SEVEN_OF_SPADES] // HAND * HAND
+        leader[row] = first // HAND
+        for card in range(NUM_CARDS):
+            at = (position[row, card] - first) % NUM_CARDS
+            position[row, card] = at
+            hands[row, at] = card
+        for card in range(NUM_CARDS):
+            rank = card % NUM_RANKS
+            opened = np.int64(0)
+            if rank > 0:
+                opened |= np.int64(1) << position[row, card - 1]
+            if rank < NUM_RANKS - 1:
+                opened |= np.int64(1) << position[row, card + 1]
+            opens[row, position[row, card]] = opened
+        for seven in OTHER_SEVENS:
+            opens[row, position[row, SEVEN_OF_SPADES]] |= np.int64(1) << position[row, seven]
+    return -1
 
 
-def _fill_card_table(deals: np.ndarray, leader: np.ndarray, round_ids: np.ndarray, work: _Workspace) -> None:
-    """Fill ``work.card_table`` with each card's position and the positions of its neighbours in rank.
+_ADVANCE = types.int64(
+    types.int64[:],  # rows to advance
+    types.Array(types.int8, 2, "C", readonly=True),  # hands (4n, 13): row 4 * round + k is the k-th mover's
+    types.Array(types.int8, 2, "C", readonly=True),  # position (n, 52) of each card
+    types.Array(types.int64, 2, "C", readonly=True),  # opens (n, 52): positions opened by each position's card
+    types.int64[:],  # held
+    types.int64[:],  # accept
+    types.int64[:],  # table
+    types.int8[:, :],  # actions (n, 52)
+    types.boolean[:, :],  # discarded (n, 52)
+    types.int64[:, :],  # points (n, 4): each seat's discards so far
+    types.int64[:],  # steps: the next step of each round
+    types.Array(types.int64, 1, "C", readonly=True),  # leader
+    types.int8[:, :],  # script (n, 52): actions decided before the kernel asks anyone
+    types.int64[:],  # script_length: how many of them each round has
+    types.UniTuple(POLICY, SEATS),  # each seat's compiled policy
+    types.UniTuple(types.UniTuple(types.float64, MAX_POLICY_SETTINGS), SEATS),  # and its settings
+    types.Array(types.boolean, 1, "C", readonly=True),  # seats played in Python
+    types.int64[:],  # paused: out, the rows waiting on a Python seat
+    types.int64[:],  # fault: out, (row, step, card) of an illegal action
+)
 
-    An ace has no lower neighbour nor a king a higher one: they get ``NO_POSITION``.
-    """
-    positions = work.positions
-    positions.fill(-1)
-    np.add(work.row_base[:, None], deals, out=work.deal_index)
-    np.take(_POSITION_OF_SLOT, leader, axis=0, out=work.slot_positions, mode="clip")
-    positions[work.deal_index] = work.slot_positions
-    if positions.min() < 0:
-        row = int(np.flatnonzero((positions < 0).reshape(-1, NUM_CARDS).any(axis=1))[0])
-        raise DealError(f"the deal of round {round_ids[row]} is not a permutation of the {NUM_CARDS} cards")
-    # Copying the unaligned int32 windows of positions is 2x faster than writing three byte columns.
-    np.copyto(work.card_entries, work.position_windows)
-    by_rank = work.card_table.reshape(-1, NUM_RANKS, 4)
-    by_rank[:, 0, 0] = NO_POSITION
-    by_rank[:, -1, 2] = NO_POSITION
+
+@numba.njit(_ADVANCE, cache=True, nogil=True)
+def _advance(
+    rows, hands, position, opens, held, accept, table, actions, discarded, points, steps, leader, script,
+    script_length, policies, settings, in_python, paused, fault,
+):  # fmt: skip
+    """Play each of ``rows`` until its round ends or a seat played in Python is to move; returns how
+    many rows paused (their indexes in ``paused``). An illegal action stops it with ``fault`` set."""
+    count = 0
+    for row in rows:
+        # The round's state in locals while it plays: loads and stores through arrays cost more than the rules.
+        step, in_hand, accepted, played = steps[row], held[row], accept[row], table[row]
+        while step < NUM_CARDS:
+            mover = step & 3  # step % SEATS, as SEATS is 4
+            seat = (leader[row] + mover) & 3
+            own = (in_hand >> (HAND * mover)) & HAND_MASK
+            legal = (accepted >> (HAND * mover)) & own
+            options = legal if legal else own
+            if step < script_length[row]:
+                card = script[row, step]
+            elif in_python[seat]:
+                paused[count] = row
+                count += 1
+                break
+            else:
+                card = policies[seat](hands, SEATS * row + mover, own, legal, options, played, settings[seat])
+            at = position[row, card] if 0 <= card < NUM_CARDS else NUM_CARDS
+            if not (options << (HAND * mover)) >> at & 1:
+                fault[0], fault[1], fault[2] = row, step, card
+                break
+            in_hand ^= np.int64(1) << at
+            actions[row, step] = card
+            discarded[row, step] = legal == 0
+            if legal:  # a discard opens nothing
+                played |= np.int64(1) << card
+                accepted |= opens[row, at]
+            else:
+                points[row, seat] += card % NUM_RANKS + 1
+            step += 1
+        steps[row], held[row], accept[row], table[row] = step, in_hand, accepted, played
+        if fault[0] != NO_FAULT:
+            break
+    return count
 
 
-def _cards_left(step: int, leader: np.ndarray) -> np.ndarray:
+def _history(actions: np.ndarray, discarded: np.ndarray, steps: np.ndarray) -> np.ndarray:
+    """(n, 52) int8 the action log: the card played at each step, ``DISCARDED`` or ``NOT_YET``."""
+    history = np.where(discarded, DISCARDED, actions).astype(np.int8)
+    history[np.arange(NUM_CARDS) >= steps[:, None]] = NOT_YET
+    return history
+
+
+def _cards_left(step: np.ndarray, leader: np.ndarray) -> np.ndarray:
     """(n, 4) cards each seat holds at ``step``: a seat k places after the leader has moved at t = k, k + 4, ..."""
     turn_order = (np.arange(SEATS) - leader[:, None]) % SEATS
-    return HAND - (step - turn_order + SEATS - 1) // SEATS
+    return HAND - (step[:, None] - turn_order + SEATS - 1) // SEATS

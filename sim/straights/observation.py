@@ -10,6 +10,9 @@ for a face-down discard, ``NOT_YET`` for a step still to come. The player at ste
 who did what. Other players' hands and discarded cards are never part of an observation.
 
 ``encode`` turns a batch into the float32 rows learning agents read (``ENCODING``, docs/straights.md).
+
+A compiled policy (``sim.api.CompiledPolicy``) sees one row at a time, as ``POLICY`` lays it out, and
+``choose_compiled`` runs one over a batch: the ``choose`` of every compiled strategy.
 """
 
 from __future__ import annotations
@@ -17,9 +20,12 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Mapping
 
+import numba
 import numpy as np
+from numba import types
 
 from sim import encoding
+from sim.api import MAX_POLICY_SETTINGS, CompiledPolicy
 from sim.cards import NUM_CARDS, bits_to_bools
 from sim.encoding import Layout
 from sim.straights import rules
@@ -214,3 +220,54 @@ def encode(observation: Observation) -> np.ndarray:
         ],
         ENCODING,
     )
+
+
+POLICY = types.FunctionType(
+    types.int64(
+        types.Array(types.int8, 2, "C", readonly=True),  # hands: (m, 13) card ids in dealt order
+        types.int64,  # hand: the row of ``hands`` that is the mover's
+        types.int64,  # held: its positions still held
+        types.int64,  # legal: the positions of its legal plays (0: it must discard)
+        types.int64,  # options: legal, or held when legal is 0
+        types.int64,  # table: card mask of the cards played face up
+        types.UniTuple(types.float64, MAX_POLICY_SETTINGS),  # the policy's settings
+    )
+)
+"""A compiled Straights policy: one decision of one round, returning the card it plays or discards.
+The hand is a row of the batch's array (a view of one row would cost a reference count per call)."""
+
+
+def choose_compiled(compiled: CompiledPolicy, observation: Observation) -> np.ndarray:
+    """(n,) the card ``compiled`` chooses in each round of ``observation``: a compiled strategy's
+    ``choose``, the per-row code the fast engine's kernel calls."""
+    chosen = np.empty(len(observation), dtype=np.int64)
+    hands = np.ascontiguousarray(observation.hand, dtype=np.int8)
+    held, legal, options, table = (
+        np.ascontiguousarray(field, dtype=np.int64)
+        for field in (observation.held, observation.legal, observation.options, observation.table)
+    )
+    _choose_rows(compiled.function, compiled.arguments, hands, held, legal, options, table, chosen)
+    return chosen
+
+
+_ROWS = types.Array(types.int64, 1, "C", readonly=True)
+
+
+@numba.njit(
+    types.void(
+        POLICY,
+        types.UniTuple(types.float64, MAX_POLICY_SETTINGS),
+        types.Array(types.int8, 2, "C", readonly=True),
+        _ROWS,
+        _ROWS,
+        _ROWS,
+        _ROWS,
+        types.int64[:],
+    ),
+    cache=True,
+    nogil=True,
+)
+def _choose_rows(policy, settings, hands, held, legal, options, table, chosen):
+    """``chosen[row]``: ``policy``'s card in each row."""
+    for row in range(hands.shape[0]):
+        chosen[row] = policy(hands, row, held[row], legal[row], options[row], table[row], settings)

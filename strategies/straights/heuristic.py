@@ -18,13 +18,16 @@ cards. Hence:
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Annotated
 
+import numba
 import numpy as np
 
+from sim.api import CompiledPolicy
 from sim.cards import NUM_CARDS, NUM_RANKS, NUM_SUITS, make_card
 from sim.straights import rules
-from sim.straights.observation import Observation, positions_to_cards
-from strategies import register
+from sim.straights.observation import POLICY, Observation, choose_compiled
+from strategies import Between, register
 
 
 def _mask(cards: Iterable[int]) -> int:
@@ -59,48 +62,71 @@ def _opened(card: int) -> int:
 BEYOND = np.array([_beyond(card) for card in range(NUM_CARDS)], dtype=np.int64)
 OPENED = np.array([_opened(card) for card in range(NUM_CARDS)], dtype=np.int64)
 SUIT_BITS = (1 << NUM_RANKS) - 1
-# Per 13-bit suit slice: how many cards, and their points (ace 1 .. king 13).
-SLICE_COUNT = np.array([bin(m).count("1") for m in range(1 << NUM_RANKS)], dtype=np.int64)
-SLICE_POINTS = np.array(
-    [sum(r + 1 for r in range(NUM_RANKS) if m >> r & 1) for m in range(1 << NUM_RANKS)], dtype=np.int64
-)
+# Far beyond any weight worth trying; larger ones overflow the scores to infinities, whose ties and
+# differences (inf - inf) leave the policy choosing no card at all.
+MAX_WEIGHT = 1e6
+Weight = Annotated[float, Between(-MAX_WEIGHT, MAX_WEIGHT)]
+HAND = rules.HAND_SIZE
+# Per 13-bit suit slice: the points of its cards (ace 1 .. king 13).
+SLICE_POINTS = (
+    ((np.arange(1 << NUM_RANKS)[:, None] >> np.arange(NUM_RANKS)) & 1) @ np.arange(1, NUM_RANKS + 1)
+).astype(np.int16)
 
 
-def mask_count(masks: np.ndarray) -> np.ndarray:
-    """How many cards each card bitmask holds."""
-    return sum(SLICE_COUNT[(masks >> (NUM_RANKS * suit)) & SUIT_BITS] for suit in range(NUM_SUITS))
+@numba.njit(cache=True, nogil=True)
+def mask_count(mask: int) -> int:
+    """How many cards a card bitmask holds."""
+    count = 0
+    while mask:  # LLVM turns this loop into one popcount instruction
+        mask &= mask - 1
+        count += 1
+    return count
 
 
-def mask_points(masks: np.ndarray) -> np.ndarray:
-    """The discard points of the cards in each card bitmask."""
-    return sum(SLICE_POINTS[(masks >> (NUM_RANKS * suit)) & SUIT_BITS] for suit in range(NUM_SUITS))
+@numba.njit(cache=True, nogil=True)
+def mask_points(mask: int) -> int:
+    """The discard points of the cards in a card bitmask."""
+    points = 0
+    for suit in range(NUM_SUITS):
+        points += SLICE_POINTS[(mask >> (NUM_RANKS * suit)) & SUIT_BITS]
+    return points
+
+
+@numba.njit(POLICY.signature, cache=True, nogil=True)
+def heuristic(hands, hand, held, legal, options, table, settings):
+    """The option scoring best: a play by what it opens (``settings``: own_open, reach, gift), a
+    discard by the points it costs and strands; the first in dealt order among equals."""
+    own_open, reach, gift = settings[0], settings[1], settings[2]
+    held_cards = np.int64(0)
+    for position in range(HAND):
+        if held >> position & 1:
+            held_cards |= np.int64(1) << hands[hand, position]
+    best, best_score = -1, -np.inf
+    for position in range(HAND):
+        if options >> position & 1:
+            card = hands[hand, position]
+            stranded = BEYOND[card] & held_cards
+            if legal:
+                opened = OPENED[card]
+                score = (
+                    own_open * mask_count(opened & held_cards)
+                    + reach * mask_points(stranded)
+                    - gift * mask_count(opened & ~(held_cards | table))
+                )
+            else:
+                score = float(-mask_points(np.int64(1) << card | stranded))
+            if score > best_score:
+                best, best_score = card, score
+    return best
 
 
 @register("straights", "heuristic")
 class Heuristic:
     """Rule-based: play what opens your own cards and not others', discard what strands least."""
 
-    def __init__(self, own_open: float = 4.0, reach: float = 1.0, gift: float = 3.0) -> None:
-        self.own_open = own_open
-        self.reach = reach
-        self.gift = gift
+    def __init__(self, own_open: Weight = 4.0, reach: Weight = 1.0, gift: Weight = 3.0) -> None:
+        self.own_open, self.reach, self.gift = own_open, reach, gift
+        self.compiled = CompiledPolicy(heuristic, (own_open, reach, gift))
 
     def choose(self, observation: Observation) -> np.ndarray:
-        hand = observation.hand.astype(np.int64)
-        held_cards = positions_to_cards(hand, observation.held)
-        must_discard = observation.legal == 0
-
-        opened = OPENED[hand]
-        beyond = BEYOND[hand]
-        gifts = opened & ~(held_cards | observation.table)[:, None]
-        play_score = (
-            self.own_open * mask_count(opened & held_cards[:, None])
-            + self.reach * mask_points(beyond & held_cards[:, None])
-            - self.gift * mask_count(gifts)
-        )
-        discard_cost = mask_points(np.left_shift(np.int64(1), hand) | (beyond & held_cards[:, None]))
-
-        score = np.where(must_discard[:, None], -discard_cost, play_score).astype(np.float64)
-        allowed = (observation.options[:, None] >> np.arange(hand.shape[1])) & 1 == 1
-        score[~allowed] = -np.inf
-        return hand[np.arange(len(hand)), np.argmax(score, axis=1)]
+        return choose_compiled(self.compiled, observation)

@@ -54,7 +54,7 @@ import strategies
 from sim.cards import ALL_CARDS_MASK, NUM_CARDS
 from sim.straights import fast, rules
 from sim.straights.observation import DISCARDED, Observation, positions_to_cards, take_rows
-from strategies import SEED_MAX, Between, NestedSpec, OneOf, Strategy, StrategyError, register
+from strategies import SEED_MAX, Between, NestedSpec, OneOf, StrategyError, register
 from strategies.montecarlo import (
     CARD_IDS,
     NOT_YET,
@@ -75,7 +75,6 @@ HAND_POSITIONS = np.arange(HAND)
 STEPS = np.arange(NUM_CARDS)
 SLOTS = NUM_CARDS - HAND  # the unseen cards are at most the three other hands
 ALL_HAND_POSITIONS = (1 << HAND) - 1
-ROLLOUT_BATCH = 2048  # rounds per fast-engine call: larger blocks fall out of cache and play slower
 OBJECTIVES = ("margin", "points", "game")
 MAX_SAMPLES = 100_000  # worlds per decision; far past where more stop changing the choice
 # The game objective's model of the rounds still to come: a seat's points per round in heuristic
@@ -220,31 +219,6 @@ def build_worlds(known: Knowledge, slot_cards: np.ndarray) -> Worlds:
     )
 
 
-class ScriptedRollout:
-    """Plays every seat of rollout rounds: the script before each round's decision step, the
-    candidate at it, the rollout policy after it."""
-
-    name = "mc rollout"
-
-    def __init__(self, scripts: np.ndarray, decision_step: np.ndarray, candidate: np.ndarray, policy: Strategy):
-        self.scripts = scripts
-        self.decision_step = decision_step
-        self.candidate = candidate
-        self.policy = policy
-
-    def choose(self, observation: Observation) -> np.ndarray:
-        step = observation.step
-        after = step > self.decision_step
-        if after.all():
-            return self.policy.choose(observation)
-        rows = np.arange(len(observation))
-        chosen = np.where(step < self.decision_step, self.scripts[rows, step], self.candidate).astype(np.int64)
-        if after.any():
-            later = np.flatnonzero(after)
-            chosen[later] = self.policy.choose(take_rows(observation, later))
-        return chosen
-
-
 def win_chances(scores: np.ndarray, seat: np.ndarray) -> np.ndarray:
     """(m,) the chance ``seat`` wins the game from game ``scores`` (m, 4) after this round.
 
@@ -300,11 +274,12 @@ class StraightsLookahead(MonteCarlo):
         seat = deciders.seat[decision]
         scores = deciders.scores[decision]
         round_ids = deciders.round_id[decision]
-        points = np.empty((len(decision), SEATS), dtype=np.int64)
-        for start in range(0, len(decision), ROLLOUT_BATCH):
-            batch = slice(start, start + ROLLOUT_BATCH)
-            player = ScriptedRollout(scripts[batch], step[batch], candidate[batch], self.policy)
-            points[batch] = fast.play_rounds(deals[batch], [player] * SEATS, round_ids[batch], scores[batch]).points
+        # Each rollout replays its world's script up to the decision, plays the candidate, and lets the
+        # rollout policy play on: on the compiled engine, one kernel call when the policy is compiled.
+        scripts[np.arange(len(decision)), step] = candidate
+        points = fast.play_rounds(
+            deals, [self.policy] * SEATS, round_ids, scores, script=scripts, script_length=step + 1
+        ).points
         own = points[np.arange(len(points)), seat]
         if self.objective == "points":
             return -own
