@@ -8,6 +8,7 @@ from typing import NoReturn
 
 import strategies
 from sim.console import bounded_float_argument, bounded_int_argument, run_program
+from sim.dealing import MAX_SEED
 from sim.files import UnwritableFolder
 from sim.results import ResultsError
 from sim.tournament import PlanError
@@ -15,7 +16,7 @@ from sim.tournament import PlanError
 # The argparse types of the experiments' arguments: every number through the one bounded parser.
 count_argument = bounded_int_argument(1, 10**12)  # deals, games, episodes
 jobs_argument = bounded_int_argument(1, 64, "number of workers")
-seed_argument = bounded_int_argument(0, 2**63 - 1, "seed")
+seed_argument = bounded_int_argument(0, MAX_SEED, "seed")
 rate_argument = bounded_float_argument(1e-9, 1.0, "rate")
 
 # What stops an experiment in one line: the project's own errors, each saying what is wrong.

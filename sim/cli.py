@@ -28,10 +28,11 @@ from sim.console import (
     progress_bar,
     say_error,
 )
+from sim.dealing import MAX_SEED
 from sim.files import UnreadableFile, UnwritableFolder, read_bounded, writable_folder
 from sim.numbers import NumberError, amount, clipped, parse_float, shown
 from sim.results import ResultsError, RunStore
-from sim.tournament import MAX_SEED, PLAN_FIELDS, TEXT, Field, PlanError, checked_settings, whole_field
+from sim.tournament import PLAN_FIELDS, TEXT, Field, PlanError, checked_settings, whole_field
 from sim.web.bots import THINK_SECONDS  # no web stack: that loads with the serve command
 from sim.workers import usable_cores, worker_count
 

@@ -20,6 +20,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
+MAX_SEED = 2**63 - 1
+"""The largest seed anything takes: numpy's SeedSequence takes non-negative entropy, and 63 bits keep
+a seed an int64 (Parquet columns, numpy arrays)."""
 DEALS_PER_BLOCK = 8192  # Straights' fast engine block: one deal block per engine block
 DEAL_DTYPES = (np.int8, np.int16, np.int32)  # the first that holds every value of a pack is its deals' dtype
 

@@ -40,11 +40,11 @@ from pettingzoo.utils import wrappers
 import strategies as strategy_registry
 from sim import games
 from sim.api import GameState, Strategy, legal_mask_of
+from sim.dealing import MAX_SEED
 from sim.games import Game
 from sim.play import choose_one, reference_state
 
 REWARDS = ("points", "win")
-MAX_SEED = 2**63 - 1  # as tournaments take seeds: numpy's SeedSequence takes non-negative entropy, int64 keeps it
 RENDER_MODES = ("ansi", "human")
 # Each seat's strategy spec or None for a learner: seat → spec, or one entry per seat.
 Opponents = Mapping[int, str] | Sequence[str | None] | None

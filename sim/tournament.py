@@ -29,6 +29,7 @@ import pandas as pd
 import strategies as strategy_registry
 from sim import games, report, seating
 from sim.console import progress_bar, say_error
+from sim.dealing import MAX_SEED
 from sim.games import Game
 from sim.numbers import clipped
 from sim.results import MAX_CHUNKS, ResultsError, RunStore, rows_file_limit
@@ -43,7 +44,6 @@ MAX_CHUNK_GAMES = {"fast": 8192, "reference": 1024}
 MIN_CHUNK = 64
 TARGET_CHUNKS = 32
 MAX_ROUNDS = 10**15  # years of play at millions of deals a second
-MAX_SEED = 2**63 - 1  # numpy's SeedSequence takes non-negative entropy
 
 
 class PlanError(ValueError):

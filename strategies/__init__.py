@@ -28,11 +28,12 @@ from pathlib import Path
 from typing import Any
 
 from sim.api import Strategy
+from sim.dealing import MAX_SEED
 from sim.files import UnreadableFile, read_bounded
 from sim.numbers import NumberError, clipped, parse_float, parse_int, shown
 
 ENTRY_POINT_GROUP = "cardsim.strategies"
-SEED_MAX = 2**63 - 1  # numpy's SeedSequence takes non-negative entropy; 63 bits keep it an int64
+SEED_MAX = MAX_SEED  # strategies' seeds are deal seeds' kind of number
 DEFAULT_INT_LIMIT = 10**18  # a whole-number setting without a declared range stays within int64
 MAX_STRATEGY_SOURCE_BYTES = 1 << 24  # a module of strategies is source code, not data
 MAX_SPEC_NESTING = 16  # specs within a spec (each builds its strategy in turn): far fewer than Python's stack allows

@@ -38,6 +38,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 import strategies
+from sim.dealing import MAX_SEED
 from sim.files import UnreadableFile, atomic_write_bytes, check_replaceable, read_bounded
 from sim.gemstones import rules
 from sim.gemstones.engine import NUM_PLAYERS, State, Variants
@@ -49,7 +50,7 @@ VERSION = 1
 MAX_FILE_BYTES = 1 << 16
 MAX_NAME_LENGTH = 20
 MAX_COUNT = 10**9  # turns, steps, coins: far beyond any real game, small enough to print
-GAME_ID_RANGE = (0, 2**63 - 1)  # numpy SeedSequence entropy is non-negative
+GAME_ID_RANGE = (0, MAX_SEED)
 HUMAN = "human"
 RESUMABLE = (Phase.OFFER, Phase.PLAY_FIRST, Phase.PLAY_SECOND, Phase.TRADE)
 NAME_PATTERN = re.compile(rf"[^\s]{{1,{MAX_NAME_LENGTH}}}")

@@ -44,13 +44,13 @@ from starlette.staticfiles import StaticFiles
 import strategies
 from sim import games
 from sim.api import IllegalAction
+from sim.dealing import MAX_SEED
 from sim.numbers import NumberError, json_int, parse_int
 from sim.pictures import shared_picture
 from sim.web import pages
 from sim.web.bots import THINK_SECONDS, BotThreads, Seating
 from sim.web.table import CONTINUE, NotYourTurn, Step, Table
 
-MAX_SEED = 2**63 - 1  # as tournaments take them
 MAX_TABLES = 256  # tables kept; the least recently used goes first
 MAX_BODY_BYTES = 4096  # a request body is one small JSON object or form
 BODY_SECONDS = 10.0  # for a request's body to arrive, once its headers have
