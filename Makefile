@@ -47,6 +47,7 @@ test: $(INSTALLED_TEST) browser
 bench: $(INSTALLED)
 	$(BIN)/python -m benchmarks.run
 	$(BIN)/python -m benchmarks.deadwood
+	$(BIN)/python -m benchmarks.limit
 
 $(INSTALLED_NOTEBOOKS): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[notebooks]'

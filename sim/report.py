@@ -299,10 +299,13 @@ def timing_lines(timing: pd.DataFrame) -> list[str]:
             "total": timing["seconds"].map("{:.1f} s".format),
         }
     )
-    return [
+    lines = [
         "Decision time per strategy (a batched call's time shared among its decisions):",
         table.to_string(index=False),
     ]
+    if (timing["decisions"] == 0).any():
+        lines.append("(0 decisions: a compiled policy, which decides inside the fast engine and is not timed there)")
+    return lines
 
 
 def format_seconds(seconds: float) -> str:

@@ -2,9 +2,11 @@
 
 A ``TimedStrategy`` stands in for a strategy, counting the rows of each observation it answers and
 timing each call. A batched call answers many decisions at once, so each of its decisions is
-counted at the call's time divided by its rows. The times go into a histogram of fixed
-logarithmic bins: histograms of chunks add up, so a run's mean and 99th percentile come from its
-chunks' aggregates whatever the number of workers (the percentile to within one bin, 12%).
+counted at the call's time divided by its rows. A strategy with a compiled policy plays inside the
+fast engines' kernels, uncounted; only its calls in Python (the reference engine's) are timed. The
+times go into a histogram of fixed logarithmic bins: histograms of chunks add up, so a run's mean
+and 99th percentile come from its chunks' aggregates whatever the number of workers (the
+percentile to within one bin, 12%).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from sim.api import Strategy
+from sim.api import CompiledPolicy, Strategy
 from sim.lockstep import strategy_name
 
 BINS_PER_DECADE = 20
@@ -44,6 +46,12 @@ class TimedStrategy:
         self.decisions = 0
         self.seconds = 0.0
         self.histogram = np.zeros(NUM_BINS, dtype=np.int64)
+
+    @property
+    def compiled(self) -> CompiledPolicy | None:
+        """The strategy's compiled policy, if it has one: fast engines call it inside their kernels,
+        where its decisions are neither counted nor timed (timing each would cost more than making it)."""
+        return getattr(self.strategy, "compiled", None)
 
     def choose(self, observation: Any) -> np.ndarray:
         began = time.perf_counter()

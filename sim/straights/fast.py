@@ -38,14 +38,19 @@ from sim.lockstep import DealError
 from sim.straights import rules
 from sim.straights.observation import DISCARDED, NOT_YET, POLICY, Observation, positions_to_cards
 
-BLOCK_SIZE = 8192
+BLOCK_SIZE = 8192  # rounds a kernel call plays: their state stays in the cache
 SEATS = rules.NUM_PLAYERS
 HAND = rules.HAND_SIZE
 HAND_MASK = (1 << HAND) - 1
 SEVEN_OF_SPADES = rules.SEVEN_OF_SPADES
 OTHER_SEVENS = np.array([make_card(rules.SEVEN, suit) for suit in range(rules.NUM_SUITS - 1)], dtype=np.int64)
-CARD_POINTS = np.array([rules.card_points(card) for card in range(NUM_CARDS)], dtype=np.int64)
+CARD_POINTS = np.array([rules.card_points(card) for card in range(NUM_CARDS)], dtype=np.int8)
 NO_FAULT = -1
+NO_CARD = NUM_CARDS  # the neighbour of an ace below it and of a king above it
+NO_POSITION = 63  # NO_CARD's position: a bit beyond the 52 no hand ever holds, so opening it opens nothing
+RANK_OF = np.arange(NUM_CARDS) % NUM_RANKS
+LOWER = np.where(RANK_OF > 0, np.arange(NUM_CARDS) - 1, NO_CARD).astype(np.int8)  # each card's neighbour below
+HIGHER = np.where(RANK_OF < NUM_RANKS - 1, np.arange(NUM_CARDS) + 1, NO_CARD).astype(np.int8)  # and above
 ALL_CARDS = (1 << NUM_CARDS) - 1
 
 
@@ -153,13 +158,12 @@ class _Block:
         size = len(deals)
         self.round_ids, self.scores = round_ids, scores
         self.hands = np.empty((size, NUM_CARDS), dtype=np.int8)  # the card at each position
-        self.position = np.empty((size, NUM_CARDS), dtype=np.int8)
-        self.opens = np.empty((size, NUM_CARDS), dtype=np.int64)
+        self.position = np.empty((size, NUM_CARDS + 1), dtype=np.int8)
         self.leader = np.empty(size, dtype=np.int64)
-        bad = _lay_out(deals, self.hands, self.position, self.opens, self.leader)
+        bad = _lay_out(deals, self.hands, self.position, self.leader)
         if bad >= 0:
             raise DealError(f"the deal of round {int(round_ids[bad])} is not a permutation of the {NUM_CARDS} cards")
-        for array in (self.hands, self.position, self.opens, self.leader):
+        for array in (self.hands, self.position, self.leader):
             array.flags.writeable = False
         self.held = np.full(size, (1 << NUM_CARDS) - 1, dtype=np.int64)
         self.accept = np.left_shift(1, self.position[:, SEVEN_OF_SPADES].astype(np.int64))
@@ -180,7 +184,7 @@ class _Block:
         hands = self.hands.reshape(-1, HAND)
         while rows.size:
             count = _advance(
-                rows, hands, self.position, self.opens, self.held, self.accept, self.table, self.actions,
+                rows, hands, self.position, self.held, self.accept, self.table, self.actions,
                 self.discarded, self.points, self.steps, self.leader, self.script, self.script_length,
                 seats.functions, seats.settings,
                 seats.in_python, paused, fault,
@@ -264,11 +268,10 @@ def _check_deals(deals: np.ndarray) -> None:
 
 
 @numba.njit(cache=True, nogil=True)
-def _lay_out(deals, hands, position, opens, leader):
-    """Each round's leader, its hands in turn order from the leader (``hands[row]`` flattened is the
-    card at each position), each card's position, and the positions each position's card opens
-    when played face up: its neighbours in rank, and for the 7 of spades the other sevens too.
-    Returns the first row that is not a permutation of the cards, else -1."""
+def _lay_out(deals, hands, position, leader):
+    """Each round's leader, its hands in turn order from the leader (``hands[row]`` is the card at each
+    position) and each card's position (``NO_CARD``'s is ``NO_POSITION``). Returns the first row that
+    is not a permutation of the cards, else -1."""
     for row in range(deals.shape[0]):
         seen = np.int64(0)
         for slot in range(NUM_CARDS):
@@ -279,28 +282,19 @@ def _lay_out(deals, hands, position, opens, leader):
             return row
         first = position[row, SEVEN_OF_SPADES] // HAND * HAND
         leader[row] = first // HAND
-        for card in range(NUM_CARDS):
-            at = (position[row, card] - first) % NUM_CARDS
+        for slot in range(NUM_CARDS):
+            at = slot - first if slot >= first else slot - first + NUM_CARDS
+            card = deals[row, slot]
             position[row, card] = at
             hands[row, at] = card
-        for card in range(NUM_CARDS):
-            rank = card % NUM_RANKS
-            opened = np.int64(0)
-            if rank > 0:
-                opened |= np.int64(1) << position[row, card - 1]
-            if rank < NUM_RANKS - 1:
-                opened |= np.int64(1) << position[row, card + 1]
-            opens[row, position[row, card]] = opened
-        for seven in OTHER_SEVENS:
-            opens[row, position[row, SEVEN_OF_SPADES]] |= np.int64(1) << position[row, seven]
+        position[row, NO_CARD] = NO_POSITION
     return -1
 
 
 _ADVANCE = types.int64(
     types.int64[:],  # rows to advance
     types.Array(types.int8, 2, "C", readonly=True),  # hands (4n, 13): row 4 * round + k is the k-th mover's
-    types.Array(types.int8, 2, "C", readonly=True),  # position (n, 52) of each card
-    types.Array(types.int64, 2, "C", readonly=True),  # opens (n, 52): positions opened by each position's card
+    types.Array(types.int8, 2, "C", readonly=True),  # position (n, 53) of each card, and of NO_CARD
     types.int64[:],  # held
     types.int64[:],  # accept
     types.int64[:],  # table
@@ -321,7 +315,7 @@ _ADVANCE = types.int64(
 
 @numba.njit(_ADVANCE, cache=True, nogil=True)
 def _advance(
-    rows, hands, position, opens, held, accept, table, actions, discarded, points, steps, leader, script,
+    rows, hands, position, held, accept, table, actions, discarded, points, steps, leader, script,
     script_length, policies, settings, in_python, paused, fault,
 ):  # fmt: skip
     """Play each of ``rows`` until its round ends or a seat played in Python is to move; returns how
@@ -330,15 +324,19 @@ def _advance(
     for row in rows:
         # The round's state in locals while it plays: loads and stores through arrays cost more than the rules.
         step, in_hand, accepted, played = steps[row], held[row], accept[row], table[row]
+        first, scripted = leader[row], script_length[row]
+        python_movers = 0  # bit k: the k-th seat to move is played in Python
+        for mover in range(SEATS):
+            python_movers |= in_python[(first + mover) & 3] << mover
         while step < NUM_CARDS:
             mover = step & 3  # step % SEATS, as SEATS is 4
-            seat = (leader[row] + mover) & 3
+            seat = (first + mover) & 3
             own = (in_hand >> (HAND * mover)) & HAND_MASK
             legal = (accepted >> (HAND * mover)) & own
             options = legal if legal else own
-            if step < script_length[row]:
+            if step < scripted:
                 card = script[row, step]
-            elif in_python[seat]:
+            elif python_movers >> mover & 1:
                 paused[count] = row
                 count += 1
                 break
@@ -353,9 +351,13 @@ def _advance(
             discarded[row, step] = legal == 0
             if legal:  # a discard opens nothing
                 played |= np.int64(1) << card
-                accepted |= opens[row, at]
+                # Its neighbours in rank (NO_CARD past an ace or a king, at a position no hand has).
+                accepted |= (np.int64(1) << position[row, LOWER[card]]) | (np.int64(1) << position[row, HIGHER[card]])
+                if card == SEVEN_OF_SPADES:
+                    for seven in OTHER_SEVENS:
+                        accepted |= np.int64(1) << position[row, seven]
             else:
-                points[row, seat] += card % NUM_RANKS + 1
+                points[row, seat] += CARD_POINTS[card]
             step += 1
         steps[row], held[row], accept[row], table[row] = step, in_hand, accepted, played
         if fault[0] != NO_FAULT:
