@@ -52,7 +52,7 @@ import numpy as np
 
 import strategies
 from sim.cards import ALL_CARDS_MASK, NUM_CARDS
-from sim.straights import fast, rules
+from sim.straights import rules
 from sim.straights.observation import DISCARDED, Observation, positions_to_cards, take_rows
 from strategies import SEED_MAX, Between, NestedSpec, OneOf, StrategyError, register
 from strategies.montecarlo import (
@@ -277,6 +277,10 @@ class StraightsLookahead(MonteCarlo):
         # Each rollout replays its world's script up to the decision, plays the candidate, and lets the
         # rollout policy play on: on the compiled engine, one kernel call when the policy is compiled.
         scripts[np.arange(len(decision)), step] = candidate
+        # Imported here: the programs that seat mc load this module, and need the engine's kernels only
+        # once a rollout runs (loading them takes a quarter of a second).
+        from sim.straights import fast
+
         points = fast.play_rounds(
             deals, [self.policy] * SEATS, round_ids, scores, script=scripts, script_length=step + 1
         ).points
