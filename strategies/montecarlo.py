@@ -40,10 +40,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numba
 import numpy as np
 
 from sim.api import Strategy
-from sim.cards import NUM_CARDS, nth_card
+from sim.cards import NUM_CARDS
 
 CARD_IDS = np.arange(NUM_CARDS, dtype=np.int64)
 MAX_REDRAWS = 1000
@@ -204,22 +205,40 @@ def fill_slots(
     (card ids ascending). Returns the cards (n, K) int64, -1 where no slot, and whether each row got
     all its slots filled.
     """
-    free = pool.copy()
     cards = np.full(void.shape, -1, dtype=np.int64)
     filled = np.ones(len(pool), dtype=bool)
-    for column in range(void.shape[1]):
-        rows = np.flatnonzero(is_slot[:, column] & filled)
-        if rows.size == 0:
-            continue
-        allowed = free[rows] & ~void[rows, column]
-        count = np.bitwise_count(allowed).astype(np.int64)
-        filled[rows[count == 0]] = False
-        ok = count > 0
-        rows, allowed = rows[ok], allowed[ok]
-        card = nth_card(allowed, (uniform[rows, column] * count[ok]).astype(np.int64))
-        cards[rows, column] = card
-        free[rows] &= ~np.left_shift(np.int64(1), card)
+    _fill_rows(np.asarray(pool, np.int64), np.asarray(void, np.int64), is_slot, uniform, cards, filled)
     return cards, filled
+
+
+@numba.njit(cache=True, nogil=True)
+def _fill_rows(pool, void, is_slot, uniform, cards, filled):  # pragma: no cover - compiled
+    """``fill_slots``, row by row: a row stops at its first slot that finds no card."""
+    for row in range(len(pool)):
+        free = pool[row]
+        for column in range(void.shape[1]):
+            if not is_slot[row, column]:
+                continue
+            allowed = free & ~void[row, column]
+            count = _bit_count(allowed)
+            if count == 0:
+                filled[row] = False
+                break
+            for _ in range(np.int64(uniform[row, column] * count)):  # drop the lower cards
+                allowed &= allowed - 1
+            card = _bit_count((allowed & -allowed) - 1)  # the lowest card left: the bits below it
+            cards[row, column] = card
+            free &= ~(np.int64(1) << card)
+
+
+@numba.njit(cache=True, nogil=True)
+def _bit_count(mask: int) -> int:
+    """How many bits a mask sets."""
+    count = 0
+    while mask:  # LLVM turns this loop into one popcount instruction
+        mask &= mask - 1
+        count += 1
+    return count
 
 
 def card_bits(cards: np.ndarray) -> np.ndarray:

@@ -9,6 +9,9 @@ Actions are ints: a card id (``sim.cards``) plays a card or, for the dealer afte
 throws it away; ``ORDER_UP + suit`` orders up that suit; ``PASS`` passes.
 
 ``encode`` turns a batch into the float32 rows learning agents read (``ENCODING``, docs/euchre.md).
+
+A compiled policy (``sim.api.CompiledPolicy``) sees one row at a time, as ``POLICY`` lays it out, and
+``choose_compiled`` runs one over a batch: the ``choose`` of every compiled strategy.
 """
 
 from __future__ import annotations
@@ -16,10 +19,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 
+import numba
 import numpy as np
+from numba import types
 
 from sim import encoding
-from sim.api import ArrayRecord, UnknownAction
+from sim.api import MAX_POLICY_SETTINGS, ArrayRecord, CompiledPolicy, UnknownAction
 from sim.cards import SUIT_NAMES, CardError, bits_to_bools, card_name, parse_card
 from sim.encoding import Layout
 from sim.euchre import rules
@@ -29,6 +34,15 @@ ORDER_UP = 52
 PASS = ORDER_UP + 4
 NUM_ACTIONS = PASS + 1  # the size of the action space, for masks and policy arrays
 NONE = -1  # an empty slot: no trump yet, no card played yet, no bid yet
+
+
+BIDS = 2 * rules.NUM_PLAYERS
+DISCARD_STEP = BIDS
+FIRST_CARD_STEP = BIDS + 1
+SCRIPT_STEPS = FIRST_CARD_STEP + rules.NUM_PLAYERS * rules.TRICKS_PER_HAND
+"""A hand's *script positions*, the places of its decisions: bid ``k`` at ``k`` (from the eldest hand
+on), the dealer's discard at ``DISCARD_STEP``, card ``j`` played at ``FIRST_CARD_STEP + j``. A hand
+moves through them in increasing order, skipping bids never made and a discard never needed."""
 
 
 class Phase(IntEnum):
@@ -183,3 +197,78 @@ def tricks_by_seat(history: np.ndarray, dealer: np.ndarray, trump: np.ndarray, s
         strength = rules.STRENGTH[known_trump[:, None], led[:, None], played]
         leader = (leader + strength.argmax(axis=1)) % SEATS
     return tricks
+
+
+SETTINGS = types.UniTuple(types.float64, MAX_POLICY_SETTINGS)
+POLICY = types.FunctionType(
+    types.int64(
+        types.int64,  # phase: Phase.MAKING, DISCARD or PLAYING
+        types.int64,  # seat: the seat to move
+        types.int64,  # dealer
+        types.int64,  # making_round: 1 or 2 (while playing, the round trump was made in)
+        types.int64,  # legal: bitmask over actions
+        types.int64,  # hand: card bitmask of the cards held
+        types.int64,  # upcard
+        types.int64,  # trump, NONE while making
+        types.int64,  # maker, NONE while making
+        types.int64,  # led: the card that led the trick, NONE when the seat leads (or is not playing)
+        types.int64,  # winning: the card winning the trick so far, NONE when the seat leads
+        types.int64,  # winner: the seat that played it, NONE when the seat leads
+        types.int64,  # played: how many cards the trick holds, 0..3
+        SETTINGS,  # the policy's settings
+    )
+)
+"""A compiled Euchre policy: one decision of one hand, returning its action. It sees what the
+observation shows that the built-in strategies read, the current trick reduced to its led card and
+the card winning it so far (whose seat tells whether a partner is winning)."""
+
+_PLAYING = int(Phase.PLAYING)
+_STRENGTH = rules.STRENGTH.ravel()  # [(trump * 5 + led suit) * 52 + card]
+_EFFECTIVE_SUIT = rules.EFFECTIVE_SUIT.ravel()  # [trump * 52 + card]
+
+
+def choose_compiled(compiled: CompiledPolicy, observation: Observation) -> np.ndarray:
+    """(n,) the action ``compiled`` chooses in each hand of ``observation``: a compiled strategy's
+    ``choose``, the per-row code the fast engine's kernel calls."""
+    o = observation
+    chosen = np.empty(len(o), dtype=np.int64)
+    trick = np.ascontiguousarray(o.trick, dtype=np.int64)
+    _choose_rows(
+        compiled.function, compiled.arguments, _column(o.phase), _column(o.seat), _column(o.dealer),
+        _column(o.making_round), _column(o.legal), _column(o.hand), _column(o.upcard), _column(o.trump),
+        _column(o.maker), _column(o.leader), trick, chosen,
+    )  # fmt: skip
+    return chosen
+
+
+def _column(values: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(values, dtype=np.int64)
+
+
+_COLUMN = types.Array(types.int64, 1, "C", readonly=True)
+
+
+@numba.njit(
+    types.void(POLICY, SETTINGS, *(_COLUMN,) * 10, types.Array(types.int64, 2, "C", readonly=True), types.int64[:]),
+    cache=True,
+    nogil=True,
+)
+def _choose_rows(
+    policy, settings, phase, seat, dealer, making_round, legal, hand, upcard, trump, maker, leader, trick, chosen
+):  # fmt: skip
+    """``chosen[row]``: ``policy``'s action in each row, the trick's winner found in the trick order."""
+    for row in range(phase.shape[0]):
+        led = winning = winner = NONE
+        played = 0
+        if phase[row] == _PLAYING and trick[row, 0] != NONE:
+            led = trick[row, 0]
+            order = (trump[row] * 5 + _EFFECTIVE_SUIT[trump[row] * 52 + led]) * 52
+            while played < 4 and trick[row, played] != NONE:
+                card = trick[row, played]
+                if winning == NONE or _STRENGTH[order + card] > _STRENGTH[order + winning]:
+                    winning, winner = card, (leader[row] + played) & 3
+                played += 1
+        chosen[row] = policy(
+            phase[row], seat[row], dealer[row], making_round[row], legal[row], hand[row], upcard[row], trump[row],
+            maker[row], led, winning, winner, played, settings,
+        )  # fmt: skip

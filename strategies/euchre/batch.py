@@ -1,5 +1,5 @@
-"""What the batched Euchre strategies share: card bitmasks as small patterns, tables that pick a card
-from a pattern, and dispatching the rows of a batch to the decision each needs.
+"""What the compiled Euchre policies share: card bitmasks as small patterns, and tables that pick a card
+from a pattern.
 
 Hands are int64 card bitmasks (``sim.cards``: bit ``suit * 13 + rank``). A Euchre suit has six cards,
 so ``halves`` packs a hand's 24 pack cards into two 12-bit patterns (clubs and diamonds, hearts and
@@ -8,17 +8,15 @@ and a maximum: each card has a key in each context (a trump suit, say, or a trum
 the picker returns the held card with the highest key. The keys come from the scalar rules
 (``sim.euchre.rules``' ``STRENGTH``, its trick order), so the tables agree with them by construction.
 
-``dispatch`` hands each decision its rows; when a batch's rows all need the same decision (as the
-fast engine's do, every hand being at the same stage) that decision takes the whole batch, no row
-gathered. Decisions avoid ``np.where`` and boolean masks on rows: numpy branches on each row there,
-which is several times slower than arithmetic on rows as unpredictable as a game's
-(``a + (b - a) * condition`` picks ``b`` where the condition holds).
+``pick`` and ``count`` are the same for one hand inside a compiled policy: a choice of a card is two
+lookups and a maximum, with no branch on the cards held.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
+import numba
 import numpy as np
 
 from sim.cards import make_card
@@ -36,7 +34,7 @@ SUIT_RANKS = (rules.ACE, rules.NINE, rules.TEN, rules.JACK, rules.QUEEN, rules.K
 PATTERN_CARDS = np.array([make_card(rank, suit) for suit in range(4) for rank in SUIT_RANKS], dtype=np.int64)
 """(24,) the card of each bit of the two patterns: bits 0-11 of ``halves``' first, 12-23 of its second."""
 HALF = 1 << 12  # the patterns of one half
-_SIX_BITS = sum(0b111111 << (13 * suit) for suit in range(4))  # the first six bits of each suit's 13
+SIX_BITS = sum(0b111111 << (13 * suit) for suit in range(4))  # the first six bits of each suit's 13
 
 
 def halves(cards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -46,7 +44,7 @@ def halves(cards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     # Each suit's six cards to its first six bits: its ace (rank 0) stays and its nine to king (ranks 8
     # to 12) move down next to it, onto ranks 1 to 5, which, like 6 and 7, a Euchre pack never holds...
     packed = cards | (cards >> 7)
-    packed &= _SIX_BITS
+    packed &= SIX_BITS
     # ... and each second suit's six bits next to the first's: suits 0 and 1 at bits 0-11, 2 and 3 at 26-37.
     packed |= packed >> 7
     return packed & (HALF - 1), (packed >> 26) & (HALF - 1)
@@ -82,55 +80,31 @@ class CardPicker:
                 keys[context, card] = key(context, card)
         return cls(keys)
 
-    def pick(self, context: np.ndarray, first: np.ndarray, second: np.ndarray) -> np.ndarray:
-        """The card (int64) with the highest key among the patterns ``first`` and ``second`` (of
-        ``halves``, not both empty) in ``context`` of each row."""
-        return self.pick_at(np.multiply(context, HALF, dtype=np.intp), first, second)
-
-    def pick_at(self, base: np.ndarray, first: np.ndarray, second: np.ndarray) -> np.ndarray:
-        """``pick`` with the contexts given as ``context * HALF``, which a table may hold ready."""
-        best = np.maximum(self.first.take(base + first), self.second.take(base + second))
-        best &= 63
-        return best.astype(np.int64)
-
-    def pick_from(self, context: np.ndarray, cards: np.ndarray) -> np.ndarray:
-        """The card with the highest key among each non-empty card bitmask ``cards``."""
-        return self.pick(context, *halves(cards))
-
 
 LED_CONTEXT = np.array(
     [trump * 4 + rules.effective_suit(card, trump) for trump in range(4) for card in range(52)], dtype=np.intp
 )
 """[trump * 52 + led card] the context ``trump * 4 + led suit`` of a trick that card leads."""
 
-# --------------------------------------------------------------------------- dispatch
-
-Rows = Callable[[np.ndarray], np.ndarray]
-"""The rows of an array a decision is taken for (the array itself when it is taken for every row)."""
-Decision = Callable[[Rows], np.ndarray]
-"""A decision of some rows of a batch, given their ``Rows``: one action per row."""
+# --------------------------------------------------------------------------- in compiled policies
 
 
-def _every_row(values: np.ndarray) -> np.ndarray:
-    return values
+@numba.njit(cache=True, nogil=True)
+def pick(first: np.ndarray, second: np.ndarray, base: int, cards: int) -> int:
+    """The card with the highest key among the non-empty card bitmask ``cards``, by a ``CardPicker``'s
+    tables ``first`` and ``second`` at ``base``, its context times ``HALF``: ``pick_at`` for one row."""
+    packed = cards | (cards >> 7)  # ``halves``, step by step
+    packed &= SIX_BITS
+    packed |= packed >> 7
+    best = max(first[base + (packed & (HALF - 1))], second[base + ((packed >> 26) & (HALF - 1))])
+    return best & 63
 
 
-def dispatch(case: np.ndarray, decisions: Sequence[Decision]) -> np.ndarray:
-    """(n,) int64 actions: row ``i`` decided by ``decisions[case[i]]``. When every row has the same
-    case, that decision takes the whole batch and no row is gathered."""
-    count = len(case)
-    if count and (case == case[0]).all():
-        return np.asarray(decisions[int(case[0])](_every_row), dtype=np.int64)
-    actions = np.empty(count, dtype=np.int64)
-    for index, decision in enumerate(decisions):
-        rows = np.flatnonzero(case == index)
-        if rows.size:  # skipped when empty: a batch of one (the reference engine's) pays for one decision only
-            actions[rows] = decision(_rows(rows))
-    return actions
-
-
-def _rows(rows: np.ndarray) -> Rows:
-    def at(values: np.ndarray) -> np.ndarray:
-        return values.take(rows, axis=0)  # many times faster than indexing the rows of a 2-d array
-
-    return at
+@numba.njit(cache=True, nogil=True)
+def count(cards: int) -> int:
+    """How many cards a card bitmask holds."""
+    total = 0
+    while cards:  # LLVM turns this loop into one popcount instruction
+        cards &= cards - 1
+        total += 1
+    return total

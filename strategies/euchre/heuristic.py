@@ -10,21 +10,24 @@ else a low off-suit card.
 
 Values are whole numbers of tenths (a right bower is 30, ``threshold`` 7.5 means 75), so a hand's
 value is an exact sum whatever order its cards are added in, and every comparison with ``threshold``
-is exact. The whole batch is decided with array operations on tables built from ``sim.euchre.rules``:
-a hand's value is two lookups by the 12-bit halves of ``strategies.euchre.batch`` (each half's cards'
-values and voids), the cards a trick's winner is beaten by one lookup by its place in the trick
-order, and each choice of a card a ``CardPicker``.
+is exact. It is a compiled policy (the fast engine calls it inside its kernel; ``choose`` runs it over
+a batch's rows) over tables built from ``sim.euchre.rules``: a hand's value is two lookups by the
+12-bit halves of ``strategies.euchre.batch`` (each half's cards' values and voids), the cards a
+trick's winner is beaten by one lookup by its place in the trick order, and each choice of a card a
+``CardPicker``.
 """
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 
+from sim.api import CompiledPolicy
 from sim.cards import NUM_CARDS, NUM_RANKS, rank_of
 from sim.euchre import rules
-from sim.euchre.observation import NONE, ORDER_UP, PASS, Observation, Phase
+from sim.euchre.observation import NONE, ORDER_UP, PASS, POLICY, Observation, Phase, choose_compiled
 from strategies import register
-from strategies.euchre.batch import HALF, LED_CONTEXT, PATTERN_CARDS, CardPicker, dispatch, halves
+from strategies.euchre.batch import HALF, LED_CONTEXT, PATTERN_CARDS, SIX_BITS, CardPicker, count, pick
 
 # Trick-taking value, in tenths, of a trump by its order within trump (9, 10, Q, K, A, left bower, right bower).
 TRUMP_VALUES = (10, 12, 15, 17, 20, 25, 30)
@@ -69,10 +72,8 @@ def _half_values() -> np.ndarray:
 
 _HALF_VALUES = _half_values()
 _TRUMP_CARDS = rules.SUIT_CARDS[SUITS, SUITS]  # [trump] the trump suit's cards, the left bower included
-_SUIT_CARDS = rules.SUIT_CARDS.ravel()  # [trump * 4 + suit]
 _STRENGTH = rules.STRENGTH.ravel()  # [(trump * 5 + led) * 52 + card]
-_PLACE_OR_NONE = np.concatenate([np.full((4, 5, 1), -1, dtype=np.int8), rules.STRENGTH], axis=-1).ravel()
-"""[(trump * 5 + led) * 53 + card + 1] ``rules.STRENGTH``, and -1 for no card (``NONE``)."""
+_CARD_VALUE = CARD_VALUE.ravel()  # [trump * 52 + card]
 SEATS = rules.NUM_PLAYERS
 
 
@@ -97,8 +98,9 @@ _TRUMP_AT = np.array(
 ).ravel()
 """[(trump * 5 + led) * 24 + place] whether the card at that place of the trick order is a trump."""
 _LOWEST = rules.PACK_SIZE - 1
-_MAKING = int(Phase.MAKING)  # numpy compares arrays with a plain int many times faster than with an IntEnum
+_MAKING, _DISCARD = int(Phase.MAKING), int(Phase.DISCARD)
 _NO_KEY = 1 << 20  # below every discard's key (strengths are far below 1 << 15)
+_PACK_CARDS = rules.PACK_CARDS  # ascending card ids
 
 
 def _lead_key(trump: int, card: int) -> int:
@@ -111,12 +113,15 @@ def _lead_key(trump: int, card: int) -> int:
 
 
 _HIGHEST = CardPicker.of(4, lambda trump, card: int(rules.STRENGTH[trump, rules.NO_LED, card]))
+_HIGHEST_FIRST, _HIGHEST_SECOND = _HIGHEST.first, _HIGHEST.second
 """[trump] the highest card in the order with trump."""
 _LEAD = CardPicker.of(4, _lead_key)
+_LEAD_FIRST, _LEAD_SECOND = _LEAD.first, _LEAD.second
 """[trump] the lead of a hand that does not lead trump."""
 _LOWEST_FOLLOWING = CardPicker.of(
     16, lambda context, card: _LOWEST - int(rules.STRENGTH[context // 4, context % 4, card])
 )
+_LOWEST_FOLLOWING_FIRST, _LOWEST_FOLLOWING_SECOND = _LOWEST_FOLLOWING.first, _LOWEST_FOLLOWING.second
 """[trump * 4 + led suit] the lowest card in the trick's order."""
 
 _IS_ACE = np.array([rank_of(card) == ACE for card in range(NUM_CARDS)], dtype=np.int8)
@@ -125,145 +130,117 @@ _IS_ACE = np.array([rank_of(card) == ACE for card in range(NUM_CARDS)], dtype=np
 # Indexed by trump * 52 + the led card: where to look up the trick in the tables above.
 _TRUMP = np.repeat(np.arange(4, dtype=np.intp), NUM_CARDS)
 _ORDER = _TRUMP * (SEATS + 1) + LED_CONTEXT % 4  # trump * 5 + led suit: the trick order in ``rules.STRENGTH``
-_FOLLOWING = _SUIT_CARDS.take(LED_CONTEXT)  # the cards that follow suit
-_PLACES_BASE = _ORDER * (NUM_CARDS + 1) + 1  # in ``_PLACE_OR_NONE``
+_PLACES_BASE = _ORDER * NUM_CARDS  # in ``_STRENGTH``
 _BEATING_BASE = _ORDER * rules.PACK_SIZE  # in ``_BEATING`` and ``_TRUMP_AT``
 _LOWEST_FOLLOWING_BASE = LED_CONTEXT * HALF
 
 
-def same_team(seat: np.ndarray, other: np.ndarray) -> np.ndarray:
-    """Whether each ``seat`` is ``other`` or its partner (``rules.team_of`` for arrays)."""
+@numba.njit(cache=True, nogil=True)
+def same_team(seat: int, other: int) -> bool:
+    """Whether ``seat`` is ``other`` or its partner (``rules.team_of``)."""
     return (seat ^ other) & 1 == 0  # teams are seats of one parity
 
 
-def hand_strength(hand: np.ndarray, trump: np.ndarray) -> np.ndarray:
-    """Trick-taking strength, in tenths, of each hand (int64 card bitmask) in the matching trump; the two
-    arrays broadcast against each other."""
-    hand = np.asarray(hand, dtype=np.int64)
-    return _strength(hand, *halves(hand), np.asarray(trump, dtype=np.intp))
+@numba.njit(cache=True, nogil=True)
+def hand_strength(hand: int, trump: int) -> int:
+    """Trick-taking strength, in tenths, of a hand (card bitmask) in ``trump``."""
+    packed = hand | (hand >> 7)  # ``batch.halves``
+    packed &= SIX_BITS
+    packed |= packed >> 7
+    base = trump * 2 * HALF
+    both = (
+        np.int64(_HALF_VALUES[base + (packed & (HALF - 1))]) + _HALF_VALUES[base + HALF + ((packed >> 26) & (HALF - 1))]
+    )
+    strength = both & (_VOIDS - 1)
+    if count(hand & _TRUMP_CARDS[trump]) >= 2:
+        strength += (both >> 10) * VOID_WITH_TRUMPS
+    return strength
 
 
-def _strength(hand: np.ndarray, first: np.ndarray, second: np.ndarray, trump: np.ndarray | int) -> np.ndarray:
-    """``hand_strength`` of hands whose ``halves`` are ``first`` and ``second``."""
-    base = np.multiply(trump, 2 * HALF, dtype=np.intp)
-    both = _HALF_VALUES.take(base + first) + _HALF_VALUES.take(base + HALF + second)  # int16: below 5 * 1024
-    two_trumps = np.bitwise_count(hand & _TRUMP_CARDS.take(trump)) >= 2
-    # Arithmetic rather than np.where, which branches row by row (slowly, on rows this unpredictable).
-    strength = (both >> 10) * (VOID_WITH_TRUMPS * two_trumps)
-    strength += both & (_VOIDS - 1)
-    return strength.astype(np.int64)
-
-
-def _best_discards(hand: np.ndarray, trump: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+@numba.njit(cache=True, nogil=True)
+def best_discard(hand: int, trump: int) -> tuple[int, int]:
     """The card whose loss leaves the strongest hand (of those leaving equal strength the lowest in the
-    order with trump) and the strength it leaves, of each non-empty hand. The held cards are tried in
-    turn, the lowest card id first: a hand of six is six (n,) steps."""
-    hand, trump = np.asarray(hand, dtype=np.int64), np.asarray(trump, dtype=np.intp)
+    order with trump) and the strength it leaves."""
     places = (trump * (SEATS + 1) + rules.NO_LED) * NUM_CARDS  # a card's place in the order with trump
-    best_key = np.full(len(hand), -_NO_KEY)
-    best_card = np.zeros(len(hand), dtype=np.int64)
-    remaining = hand.copy()
-    while True:
-        bit = remaining & -remaining  # the lowest card id left, 0 once none is
-        if not bit.any():
-            break
-        remaining ^= bit
-        card = np.frexp(bit.astype(np.float64))[1].astype(np.int64) - 1  # the bit's index: exact, bits < 2**52
-        # Keys are distinct: a key is a strength times 24 less a place from 0 to 23.
-        key = hand_strength(hand ^ bit, trump) * rules.PACK_SIZE - _STRENGTH.take(places + card, mode="clip")
-        key -= (bit == 0) * _NO_KEY  # once a hand has no card left, below every key
-        better = key > best_key
-        np.maximum(best_key, key, out=best_key)
-        best_card += (card - best_card) * better
+    best_key, best_card = -_NO_KEY, 0
+    for card in _PACK_CARDS:
+        if hand >> card & 1:
+            # Keys are distinct: a key is a strength times 24 less a place from 0 to 23.
+            key = hand_strength(hand ^ (np.int64(1) << card), trump) * rules.PACK_SIZE - _STRENGTH[places + card]
+            if key > best_key:
+                best_key, best_card = key, card
     return best_card, (best_key + rules.PACK_SIZE - 1) // rules.PACK_SIZE
 
 
-def best_discard(hand: np.ndarray, trump: np.ndarray) -> np.ndarray:
-    """The card whose loss leaves the strongest five (a low off-suit card, voiding a suit if it can)."""
-    # Of the discards leaving equal strength, the lowest card in the order with trump goes.
-    return _best_discards(hand, trump)[0]
-
-
-def round_one_actions(
-    hand: np.ndarray, upcard: np.ndarray, seat: np.ndarray, dealer: np.ndarray, threshold: float
-) -> np.ndarray:
+@numba.njit(cache=True, nogil=True)
+def round_one_action(hand: int, upcard: int, seat: int, dealer: int, threshold: float) -> int:
     """Order up the upcard's suit or pass. The dealer values the best five of its hand and the upcard;
     the others count half the upcard's value for the dealer's side, against it for the other."""
-    hand = np.asarray(hand, dtype=np.int64)
-    trump = (upcard // NUM_RANKS).astype(np.intp)
-    dealing = seat == dealer
+    trump = upcard // NUM_RANKS
     # Doubled, so that half the upcard's value stays a whole number of tenths.
-    if dealing.all():
-        doubled = np.empty(len(hand), dtype=np.int64)
+    if seat == dealer:
+        doubled = 2 * best_discard(hand | (1 << upcard), trump)[1]
     else:
-        upcard_value = CARD_VALUE.ravel().take(trump * NUM_CARDS + upcard)
-        doubled = 2 * hand_strength(hand, trump) + upcard_value * (2 * same_team(dealer, seat) - 1)
-    if dealing.any():
-        dealers = np.flatnonzero(dealing)
-        six = hand.take(dealers) | (np.int64(1) << upcard.take(dealers))  # int64: the upcard may come as int8
-        doubled[dealers] = 2 * _best_discards(six, trump.take(dealers))[1]
-    return PASS - (PASS - ORDER_UP - trump) * (doubled >= threshold * 20)
+        upcard_value = _CARD_VALUE[trump * NUM_CARDS + upcard]
+        doubled = 2 * hand_strength(hand, trump) + (upcard_value if same_team(dealer, seat) else -upcard_value)
+    return ORDER_UP + trump if doubled >= threshold * 20 else PASS
 
 
-def round_two_actions(
-    hand: np.ndarray, upcard: np.ndarray, seat: np.ndarray, dealer: np.ndarray, threshold: float
-) -> np.ndarray:
+@numba.njit(cache=True, nogil=True)
+def round_two_action(hand: int, upcard: int, seat: int, dealer: int, threshold: float) -> int:
     """Order up the strongest suit other than the upcard's when it reaches ``threshold``; the dealer
     always orders it up. Equal strengths go to the lowest suit index."""
-    hand = np.asarray(hand, dtype=np.int64)
     rejected = upcard // NUM_RANKS
-    first, second = halves(hand)
-    best, suit = np.full(len(hand), -1, dtype=np.int64), np.zeros(len(hand), dtype=np.int64)
+    best, suit = -1, 0
     for candidate in range(4):
-        strength = _strength(hand, first, second, candidate)
-        strength -= (strength + 1) * (rejected == candidate)  # -1 for the upcard's suit
-        better = strength > best  # so equal strengths go to the lower suit
-        np.maximum(best, strength, out=best)
-        np.maximum(suit, better * candidate, out=suit)  # candidates come in increasing order
-    return PASS - (PASS - ORDER_UP - suit) * ((seat == dealer) | (best >= threshold * 10))
+        if candidate != rejected:
+            strength = hand_strength(hand, candidate)
+            if strength > best:
+                best, suit = strength, candidate
+    return ORDER_UP + suit if seat == dealer or best >= threshold * 10 else PASS
 
 
-def lead(hand: np.ndarray, trump: np.ndarray, we_made_it: np.ndarray) -> np.ndarray:
+@numba.njit(cache=True, nogil=True)
+def lead(hand: int, trump: int, we_made_it: bool) -> int:
     """As a maker with two or more trumps the highest trump; else an off-suit ace (the lowest card id
     of them); else the lowest off-suit card; with only trump, the highest trump."""
-    hand, trump = np.asarray(hand, dtype=np.int64), np.asarray(trump, dtype=np.intp)
-    first, second = halves(hand)
-    leads_trump = we_made_it & (np.bitwise_count(hand & _TRUMP_CARDS[trump]) >= 2)
-    other = _LEAD.pick(trump, first, second)
-    return other + (_HIGHEST.pick(trump, first, second) - other) * leads_trump
+    if we_made_it and count(hand & _TRUMP_CARDS[trump]) >= 2:
+        return pick(_HIGHEST_FIRST, _HIGHEST_SECOND, trump * HALF, hand)
+    return pick(_LEAD_FIRST, _LEAD_SECOND, trump * HALF, hand)
 
 
+@numba.njit(cache=True, nogil=True)
 def follow(
-    hand: np.ndarray,
-    trick: np.ndarray,
-    leader: np.ndarray,
-    seat: np.ndarray,
-    trump: np.ndarray,
-    ace_stands: bool = False,
-) -> np.ndarray:
+    legal: int, led: int, winning: int, partner_winning: bool, last_to_play: bool, trump: int, ace_stands: bool
+) -> int:
     """Let a partner's winning card stand (throwing the lowest legal card) when playing last, when it
     is a trump, when it cannot be beaten or, with ``ace_stands``, when it is an ace; else win with the
     cheapest card that does, or throw the lowest legal card."""
-    hand = np.asarray(hand, dtype=np.int64)
-    led = np.multiply(trump, NUM_CARDS, dtype=np.intp) + trick[:, 0]  # the trump and the led card
-    following = hand & _FOLLOWING.take(led)
-    legal = following | hand * (following == 0)
-    # Places in the trick's order of the cards played so far (-1: none yet; the fourth is never played).
-    cards = _PLACES_BASE.take(led)
-    places = [_PLACE_OR_NONE.take(cards + trick[:, position]) for position in range(3)]
-    best = np.maximum(np.maximum(places[0], places[1]), places[2])
-    winning = (places[1] == best).view(np.int8) + 2 * (places[2] == best).view(np.int8)  # no two share a place
-    partner_winning = same_team(leader + winning, seat)
-    last_to_play = trick[:, 2] != NONE
-    place = _BEATING_BASE.take(led) + best
-    beating = legal & _BEATING.take(place)
-    can_beat = beating != 0
-    let_partner_win = partner_winning & (last_to_play | _TRUMP_AT.take(place) | ~can_beat)
-    if ace_stands:  # a winning ace is the led suit's: only a trump beats it
-        winner = np.take_along_axis(trick, winning.astype(np.intp)[:, None], axis=1)[:, 0]
-        let_partner_win |= partner_winning & (_IS_ACE.take(winner) != 0)
-    chosen = legal - (legal - beating) * (can_beat & ~let_partner_win)  # beating is part of legal
-    return _LOWEST_FOLLOWING.pick_at(_LOWEST_FOLLOWING_BASE.take(led), *halves(chosen))
+    trick = trump * NUM_CARDS + led  # the trump and the led card
+    place = _BEATING_BASE[trick] + _STRENGTH[_PLACES_BASE[trick] + winning]
+    beating = legal & _BEATING[place]
+    let_partner_win = partner_winning and (
+        last_to_play or _TRUMP_AT[place] or beating == 0 or (ace_stands and _IS_ACE[winning] != 0)
+    )
+    chosen = legal if let_partner_win or beating == 0 else beating
+    return pick(_LOWEST_FOLLOWING_FIRST, _LOWEST_FOLLOWING_SECOND, _LOWEST_FOLLOWING_BASE[trick], chosen)
+
+
+@numba.njit(POLICY.signature, cache=True, nogil=True)
+def heuristic(
+    phase, seat, dealer, making_round, legal, hand, upcard, trump, maker, led, winning, winner, played, settings
+):
+    """The heuristic's action (``settings``: threshold, ace_stands)."""
+    threshold = settings[0]
+    if phase == _MAKING:
+        if making_round == 1:
+            return round_one_action(hand, upcard, seat, dealer, threshold)
+        return round_two_action(hand, upcard, seat, dealer, threshold)
+    if phase == _DISCARD:
+        return best_discard(hand, trump)[0]
+    if led == NONE:
+        return lead(hand, trump, same_team(maker, seat))
+    return follow(legal, led, winning, same_team(winner, seat), played == SEATS - 1, trump, settings[1] != 0)
 
 
 @register("euchre", "heuristic")
@@ -275,20 +252,8 @@ class Heuristic:
     def __init__(self, threshold: float = 7.5, ace_stands: bool = False) -> None:
         self.threshold = threshold
         self.ace_stands = ace_stands
+        self.compiled = CompiledPolicy(heuristic, (threshold, ace_stands))
 
     def choose(self, observation: Observation) -> np.ndarray:
         """One action per row of the batch."""
-        o, threshold, ace_stands = observation, self.threshold, self.ace_stands
-        led_card = o.trick[:, 0]
-        # 0 and 1: making in round one or two; 2 discarding; 3 leading; 4 following (a trick is begun only in play).
-        case = o.phase + 1 - (o.phase == _MAKING) * (2 - o.making_round) + (led_card != NONE)
-        return dispatch(
-            case,
-            [
-                lambda at: round_one_actions(at(o.hand), at(o.upcard), at(o.seat), at(o.dealer), threshold),
-                lambda at: round_two_actions(at(o.hand), at(o.upcard), at(o.seat), at(o.dealer), threshold),
-                lambda at: best_discard(at(o.hand), at(o.trump)),
-                lambda at: lead(at(o.hand), at(o.trump), same_team(at(o.maker), at(o.seat))),
-                lambda at: follow(at(o.hand), at(o.trick), at(o.leader), at(o.seat), at(o.trump), ace_stands),
-            ],
-        )
+        return choose_compiled(self.compiled, observation)

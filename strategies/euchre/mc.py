@@ -20,7 +20,7 @@ its voids or its empty hand show it has not, in which case the upcard was its di
 with what was seen.
 
 **Inference** (``oversample``, 8 by default): draw ``oversample`` times as many worlds, replay each
-to the decision (``ScriptChecker``) and keep those in which the models of the other seats would
+to the decision (``fast.judge_scripts``) and keep those in which the models of the other seats would
 have made the most of their past actions: the other partnership's bids and cards by the rollout
 policy, the partner's bids by ``team_rollout`` (its cards are a lookahead's, which neither models,
 so they are not judged). A heuristic opponent's cards show in how it bids and plays, a uniform draw
@@ -32,14 +32,14 @@ worlds kept, inference gains about 0.04 points a hand against heuristic opponent
 
 **The rollouts.** The fast engine plays whole hands from a deal. A world becomes a deal (every seat's
 five cards at its pack positions, the upcard and the undealt cards) and a *script*: the actions of
-the hand so far, in ``SCRIPT_STEPS`` fixed places (``script_step``) with the discard filled in. One
-wrapper plays every seat: the script before the decision, the candidate at it, and after it the
-rollout policy (``rollout``) for the other partnership and ``team_rollout`` for the seat's own. The
-other partnership is modelled as heuristic players; the seat's own later decisions and its partner's are
-a lookahead's, which calls trump more boldly than heuristic, so by default they are modelled as
-heuristic ordering up at 6 instead of 7.5 (a small gain, measured in docs/euchre-strategies.md).
-Rollout hands are numbered ``4 * index + dealer``, so each keeps its dealer and the wrapper finds its
-script by number, whatever rows the engine asks about.
+the hand so far, in the fast engine's ``SCRIPT_STEPS`` places (``script_step``) with the discard filled
+in. The engine plays the script before the decision and the candidate at it, and after it the rollout
+policy (``rollout``) for the other partnership and ``team_rollout`` for the seat's own: with compiled
+policies, all of a partnership's rollouts in one kernel call. The other partnership is modelled as
+heuristic players; the seat's own later decisions and its partner's are a lookahead's, which calls
+trump more boldly than heuristic, so by default they are modelled as heuristic ordering up at 6
+instead of 7.5 (a small gain, measured in docs/euchre-strategies.md).
+Rollout hands are numbered ``4 * index + dealer``, so each keeps its dealer.
 
 **The oracle hook** (``strategies.montecarlo.Truth``): the code running an evaluation makes
 ``truth_of(deals, round_ids)``, plays every seat with the strategies its ``watch`` returns (a deal
@@ -50,16 +50,28 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Annotated
 
+import numba
 import numpy as np
 
 import strategies
 from sim.cards import bits_to_bools
-from sim.euchre import fast, rules
-from sim.euchre.observation import NONE, NUM_ACTIONS, Observation, Phase
+from sim.euchre import rules
+from sim.euchre.observation import (
+    BIDS,
+    DISCARD_STEP,
+    FIRST_CARD_STEP,
+    NONE,
+    NUM_ACTIONS,
+    ORDER_UP,
+    PASS,
+    SCRIPT_STEPS,
+    Observation,
+    Phase,
+)
 from strategies import SEED_MAX, Between, NestedSpec, Strategy, register
-from strategies.euchre.heuristic import same_team
 from strategies.montecarlo import (
     CARD_IDS,
     NOT_YET,
@@ -76,11 +88,7 @@ from strategies.montecarlo import (
 
 SEATS = rules.NUM_PLAYERS
 HAND = rules.HAND_SIZE
-BIDS = 2 * SEATS
 CARDS_PLAYED = SEATS * rules.TRICKS_PER_HAND
-DISCARD_STEP = BIDS  # a hand's script: bids 0-7, the dealer's discard, then the twenty cards played
-FIRST_CARD_STEP = BIDS + 1
-SCRIPT_STEPS = FIRST_CARD_STEP + CARDS_PLAYED
 UNDEALT = rules.PACK_SIZE - rules.UPCARD_POSITION - 1
 # Slot columns: the cards each other seat (1, 2, 3 places to the left) may still hold, the discard
 # of another dealer who picked up the upcard, the undealt cards.
@@ -91,7 +99,6 @@ SLOTS = HELD_COLUMNS + 1 + UNDEALT
 # the upcard, the undealt cards; cards outside the pack sort last.
 UPCARD_OWNER, UNDEALT_OWNER, NOT_IN_PACK = SEATS, SEATS + 1, SEATS + 2
 SLOT_OWNER_DISCARD = -1  # a slot column's owner before it is known which seat deals: the dealer
-ROLLOUT_BATCH = 4096  # hands per fast-engine call: memory stays flat however many decisions share a batch
 MAX_SAMPLES = 100_000
 MAX_OVERSAMPLE = 1_000
 # A mismatch of the other partnership outweighs all of the partner's bids (a seat bids once a round).
@@ -258,110 +265,83 @@ class Worlds:
 def build_worlds(known: Knowledge, slot_cards: np.ndarray) -> Worlds:
     """The deals and scripts of the worlds whose unseen cards are ``slot_cards`` (d, w, SLOTS)."""
     decisions, samples = slot_cards.shape[:2]
-    count = decisions * samples
-    cards = slot_cards.reshape(count, SLOTS)
-    world_rows, column = np.nonzero(cards >= 0)
-    decision = world_rows // samples
-    owner = known.slot_owner[decision, column]
-    dealer = known.dealer[decision]
-    is_discard = owner == SLOT_OWNER_DISCARD
-    card_owner = np.repeat(known.card_owner, samples, axis=0)
-    card_owner[world_rows, cards[world_rows, column]] = np.where(is_discard, dealer, owner)
+    deals = np.empty((decisions * samples, rules.PACK_SIZE), dtype=np.int8)
     scripts = np.repeat(known.script, samples, axis=0)
-    scripts[world_rows[is_discard], DISCARD_STEP] = cards[world_rows, column][is_discard]
-    # Sorting by (owner, card) lists seat 0's five cards, then seats 1-3, the upcard and the undealt cards.
-    laid_out = np.argsort(card_owner * 64 + CARD_IDS.astype(np.int16), axis=1)[:, : rules.PACK_SIZE]
-    deals = np.empty((count, rules.PACK_SIZE), dtype=np.int8)
-    np.put_along_axis(deals, DEAL_POSITIONS[np.repeat(known.dealer, samples)], laid_out.astype(np.int8), axis=1)
+    owners = np.ascontiguousarray(known.card_owner, dtype=np.int16)
+    slot_owner = np.ascontiguousarray(known.slot_owner, dtype=np.int64)
+    cards = np.ascontiguousarray(slot_cards.reshape(decisions * samples, SLOTS), dtype=np.int64)
+    _lay_out_worlds(owners, slot_owner, known.dealer.astype(np.int64), cards, samples, deals, scripts)
     return Worlds(deals.reshape(decisions, samples, rules.PACK_SIZE), scripts.reshape(decisions, samples, SCRIPT_STEPS))
 
 
-class ScriptedRollout:
-    """Plays every seat of rollout hands numbered ``4 * index + dealer``: hand ``index``'s script before
-    its decision step, the candidate at it, and after it ``team_policy`` for the deciding ``seat``'s
+_FIRST_LAID = np.array([HAND * owner for owner in range(SEATS)] + [rules.UPCARD_POSITION, rules.UPCARD_POSITION + 1])
+"""[owner] where its cards start in a deal laid out by owner: seats 0-3 five each, the upcard, the undealt cards."""
+
+
+@numba.njit(cache=True, nogil=True)
+def _lay_out_worlds(card_owner, slot_owner, dealer, slot_cards, samples, deals, scripts):  # pragma: no cover
+    """Each world's deal: every card at its owner's place (the cards of one owner in card-id order),
+    dealt in the pack positions of its decision's dealer; a dealer's discard goes to its script."""
+    owner = np.empty(CARD_IDS.size, dtype=np.int16)
+    next_place = np.empty(_FIRST_LAID.size, dtype=np.int64)
+    for world in range(slot_cards.shape[0]):
+        decision = world // samples
+        owner[:] = card_owner[decision]
+        for slot in range(SLOTS):
+            card = slot_cards[world, slot]
+            if card >= 0:
+                if slot_owner[decision, slot] == SLOT_OWNER_DISCARD:
+                    owner[card] = dealer[decision]
+                    scripts[world, DISCARD_STEP] = card
+                else:
+                    owner[card] = slot_owner[decision, slot]
+        next_place[:] = _FIRST_LAID
+        positions = DEAL_POSITIONS[dealer[decision]]
+        for card in range(CARD_IDS.size):
+            if owner[card] != NOT_IN_PACK:
+                deals[world, positions[next_place[owner[card]]]] = card
+                next_place[owner[card]] += 1
+
+
+def _engine() -> ModuleType:
+    """The fast engine, imported when a lookahead first needs it: the programs that seat mc load this
+    module, and loading the engine's kernels takes a fraction of a second they need not wait."""
+    from sim.euchre import fast
+
+    return fast
+
+
+def judge_weights(scripts: np.ndarray, decision_step: np.ndarray, seat: np.ndarray, dealer: np.ndarray) -> np.ndarray:
+    """(d, SCRIPT_STEPS) the weight of a mismatch at each script position before each decision: each
+    action of the other partnership ``OTHER_SIDE_MISMATCH``, each bid of the partner 1, and nothing
+    for the partner's cards (a lookahead's, which neither model predicts), the deciding seat's own
+    actions and the dealer's discard (drawn among the cards the seat has not seen). ``scripts`` (d,
+    SCRIPT_STEPS) are each decision's actions so far (its worlds' scripts differ in the discard alone)."""
+    size = len(scripts)
+    scripts = scripts.astype(np.int64)
+    before = np.arange(SCRIPT_STEPS) < decision_step[:, None]
+    bids = np.where(before[:, :BIDS], scripts[:, :BIDS], NONE)
+    ordered = np.where((bids >= ORDER_UP) & (bids != PASS), bids, -1).max(axis=1)
+    trump = np.where(ordered >= 0, ordered - ORDER_UP, NONE)
+    history = np.where(before[:, FIRST_CARD_STEP:], scripts[:, FIRST_CARD_STEP:], NONE)
+    movers = np.empty((size, SCRIPT_STEPS), dtype=np.int64)
+    movers[:, :BIDS] = (dealer[:, None] + np.arange(1, BIDS + 1)) & 3
+    movers[:, DISCARD_STEP] = seat  # never judged
+    movers[:, FIRST_CARD_STEP:] = np.where(history == NONE, seat[:, None], card_players(history, trump, dealer)[0])
+    other_side = (movers ^ seat[:, None]) & 1 == 1  # teams are seats of one parity
+    partner_bid = (movers != seat[:, None]) & ~other_side & (np.arange(SCRIPT_STEPS) < BIDS)
+    return before * (OTHER_SIDE_MISMATCH * other_side + partner_bid)
+
+
+def lineups(seat: np.ndarray, policy: Strategy, team_policy: Strategy) -> list[tuple[np.ndarray, list[Strategy]]]:
+    """The rows of each deciding partnership and its lineup: ``team_policy`` for the deciding seats'
     partnership and ``policy`` for the other."""
-
-    name = "mc rollout"
-
-    def __init__(
-        self,
-        scripts: np.ndarray,
-        decision_step: np.ndarray,
-        candidate: np.ndarray,
-        seat: np.ndarray,
-        policy: Strategy,
-        team_policy: Strategy,
-    ):
-        self.scripts = scripts
-        self.decision_step = decision_step
-        self.candidate = candidate
-        self.seat = seat
-        self.policy = policy
-        self.team_policy = team_policy
-
-    def choose(self, observation: Observation) -> np.ndarray:
-        index = observation.round_id // SEATS
-        step = script_step(observation)
-        decision_step = self.decision_step.take(index)
-        after = step > decision_step
-        one_policy = self.team_policy is self.policy
-        if one_policy and after.all():
-            return self.policy.choose(observation)
-        if one_policy:
-            groups = [(self.policy, after)]
-        else:
-            ours = same_team(observation.seat.astype(np.int64), self.seat.take(index))
-            groups = [(self.policy, after & ~ours), (self.team_policy, after & ours)]
-        scripted = self.scripts[index, np.minimum(step, SCRIPT_STEPS - 1)]
-        chosen = np.where(step < decision_step, scripted, self.candidate.take(index)).astype(np.int64)
-        for policy, playing in groups:
-            rows = np.flatnonzero(playing)
-            if rows.size:
-                chosen[rows] = policy.choose(observation.take(rows))
-        return chosen
-
-
-class ScriptChecker:
-    """Replays rollout hands (numbered as for ``ScriptedRollout``) to their decision step and scores,
-    per hand, the other seats' actions their models would not have taken in that world: the other
-    partnership's bids and cards by ``policy``, each ``OTHER_SIDE_MISMATCH``, the partner's bids by
-    ``team_policy``, each 1 (its cards are a lookahead's, which neither models, so they are not judged).
-    A partner has at most two bids, so any world the other partnership fits better scores lower.
-    After the decision step it plays each seat's lowest legal action, the quickest way to the end."""
-
-    name = "mc inference"
-
-    def __init__(
-        self, scripts: np.ndarray, decision_step: np.ndarray, seat: np.ndarray, policy: Strategy, team_policy: Strategy
-    ):
-        self.scripts = scripts
-        self.decision_step = decision_step
-        self.seat = seat
-        self.policy = policy
-        self.team_policy = team_policy
-        self.mismatches = np.zeros(len(scripts), dtype=np.int64)
-
-    def choose(self, observation: Observation) -> np.ndarray:
-        index = observation.round_id // SEATS
-        step = script_step(observation)
-        before = step < self.decision_step.take(index)
-        lowest = np.bitwise_count((observation.legal & -observation.legal) - 1).astype(np.int64)
-        if not before.any():
-            return lowest
-        scripted = self.scripts[index, np.minimum(step, SCRIPT_STEPS - 1)]
-        chosen = np.where(before, scripted, lowest).astype(np.int64)
-        mover, decider = observation.seat.astype(np.int64), self.seat.take(index)
-        # A dealer's discard is not judged: it was drawn among the cards we have not seen.
-        judged = before & (mover != decider) & (step != DISCARD_STEP)
-        partner = same_team(mover, decider)  # of the judged seats, the decider's partner
-        for policy, rows, weight in (
-            (self.policy, np.flatnonzero(judged & ~partner), OTHER_SIDE_MISMATCH),
-            (self.team_policy, np.flatnonzero(judged & partner & (step < BIDS)), 1),
-        ):
-            if rows.size:
-                wanted = np.asarray(policy.choose(observation.take(rows)))
-                np.add.at(self.mismatches, index.take(rows), (wanted != chosen.take(rows)) * weight)
-        return chosen
+    groups = []
+    for team in range(rules.NUM_TEAMS):
+        rows = np.flatnonzero(seat % rules.NUM_TEAMS == team)  # rules.team_of
+        if rows.size:
+            groups.append((rows, [team_policy if s % rules.NUM_TEAMS == team else policy for s in range(SEATS)]))
+    return groups
 
 
 def policy_mismatches(
@@ -373,22 +353,22 @@ def policy_mismatches(
     policy: Strategy,
     team_policy: Strategy,
 ) -> np.ndarray:
-    """(d, w) how badly each world fits the other seats' actions before each decision: the
-    ``ScriptChecker`` score of the actions their models would not have taken in it (0: all fit)."""
+    """(d, w) how badly each world fits the other seats' actions before each decision: the weights
+    (``judge_weights``) of the actions their models would not have taken in it (0: all fit), the other
+    partnership modelled by ``policy`` and the partner by ``team_policy``."""
     decisions, samples = worlds.deals.shape[:2]
-    count = decisions * samples
-    deals = worlds.deals.reshape(count, rules.PACK_SIZE)
-    scripts = worlds.scripts.reshape(count, SCRIPT_STEPS)
-    steps, seats = np.repeat(decision_step, samples), np.repeat(seat, samples)
-    dealers, all_scores = np.repeat(dealer, samples), np.repeat(scores, samples, axis=0)
-    mismatches = np.empty(count, dtype=np.int64)
-    for start in range(0, count, ROLLOUT_BATCH):
-        batch = slice(start, start + ROLLOUT_BATCH)
-        size = len(deals[batch])
-        checker = ScriptChecker(scripts[batch], steps[batch], seats[batch], policy, team_policy)
-        hand_ids = SEATS * np.arange(size, dtype=np.int64) + dealers[batch]
-        fast.play_rounds(deals[batch], [checker] * SEATS, hand_ids, all_scores[batch])
-        mismatches[batch] = checker.mismatches
+    weights = judge_weights(worlds.scripts[:, 0], decision_step, seat, dealer)
+    deals = worlds.deals.reshape(decisions * samples, rules.PACK_SIZE)
+    scripts = worlds.scripts.reshape(decisions * samples, SCRIPT_STEPS)
+    steps, seats, dealers = (np.repeat(values, samples) for values in (decision_step, seat, dealer))
+    hand_ids = SEATS * np.arange(len(deals), dtype=np.int64) + dealers
+    all_scores, all_weights = np.repeat(scores, samples, axis=0), np.repeat(weights, samples, axis=0)
+    mismatches = np.empty(len(deals), dtype=np.int64)
+    fast = _engine()
+    for rows, lineup in lineups(seats, policy, team_policy):
+        mismatches[rows] = fast.judge_scripts(
+            deals[rows], lineup, hand_ids[rows], all_scores[rows], scripts[rows], steps[rows], all_weights[rows]
+        )
     return mismatches.reshape(decisions, samples)
 
 
@@ -416,15 +396,16 @@ class EuchreLookahead(SlotLookahead):
         seat = deciders.seat.astype(np.int64).take(decision)
         dealer = deciders.dealer.astype(np.int64).take(decision)
         scores = deciders.scores.take(decision, axis=0)
+        # Each rollout replays its world's script up to the decision, plays the candidate, and lets the
+        # policies play on: on the compiled engine, one kernel call per partnership when they are compiled.
+        scripts[np.arange(len(decision)), step] = rollouts.candidate
+        hand_ids = SEATS * np.arange(len(decision), dtype=np.int64) + dealer
         points = np.empty((len(decision), SEATS), dtype=np.int64)
-        for start in range(0, len(decision), ROLLOUT_BATCH):
-            batch = slice(start, start + ROLLOUT_BATCH)
-            size = len(deals[batch])
-            player = ScriptedRollout(
-                scripts[batch], step[batch], rollouts.candidate[batch], seat[batch], self.policy, self.team_policy
-            )
-            hand_ids = SEATS * np.arange(size, dtype=np.int64) + dealer[batch]
-            points[batch] = fast.play_rounds(deals[batch], [player] * SEATS, hand_ids, scores[batch]).points
+        fast = _engine()
+        for rows, lineup in lineups(seat, self.policy, self.team_policy):
+            points[rows] = fast.play_rounds(
+                deals[rows], lineup, hand_ids[rows], scores[rows], script=scripts[rows], script_length=step[rows] + 1
+            ).points
         return self.values(seat, dealer, scores, points)
 
     def values(self, seat: np.ndarray, dealer: np.ndarray, scores: np.ndarray, points: np.ndarray) -> np.ndarray:

@@ -1,4 +1,4 @@
-"""The vectorized Euchre engine: the same moves, observations and points as the reference engine,
+"""The compiled Euchre engine: the same moves, observations and points as the reference engine,
 and the rules' invariants over every hand it plays."""
 
 import numpy as np
@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import strategies
-from sim import games, lockstep
+from sim import games
 from sim.api import StrategyFault
 from sim.crosscheck import crosscheck
 from sim.euchre import fast, rules
@@ -69,16 +69,40 @@ def test_whole_games_agree_with_the_reference_engine(lineup):
     assert (fast_games.scores[fast_games.winners] >= rules.DEFAULT_POINTS_TO_WIN).all()
 
 
+class InPython:
+    """A strategy's ``choose`` alone, so the engine asks it in Python rather than calling its compiled policy."""
+
+    def __init__(self, strategy):
+        self.strategy = strategy
+        self.name = f"{strategy} in Python"
+
+    def choose(self, observation):
+        return self.strategy.choose(observation)
+
+
+@pytest.mark.parametrize("spec", ["simple", "heuristic", "heuristic:threshold=5,ace_stands=true"])
+def test_a_compiled_policy_plays_alike_in_the_kernel_and_through_its_choose(spec):
+    strategy = strategies.get("euchre", spec)
+    deals = GAME.deals(14, 0, 3000)
+    ids = np.arange(len(deals)) * 7
+    compiled = fast.play_rounds(deals, [strategy] * 4, ids, trace=True)
+    in_python = fast.play_rounds(deals, [InPython(strategy)] * 4, ids, trace=True)
+    assert np.array_equal(compiled.actions, in_python.actions)
+    assert np.array_equal(compiled.points, in_python.points)
+
+
 def test_tournaments_default_to_the_fast_engine():
     assert games.default_engine(GAME) == "fast" and games.default_engine(GAME, whole_games=True) == "fast"
 
 
 def finished_hands(deals, players):
     """The engine's record of these hands played to their end (one block)."""
-    ids, scores = np.arange(len(deals)), np.zeros((len(deals), 2), np.int64)
-    return fast._play_block(
-        np.asarray(deals, dtype=np.int8), ids, scores, lockstep.Players(players), fast._Workspace(len(deals))
-    )
+    count = len(deals)
+    ids, scores = np.arange(count), np.zeros((count, 2), np.int64)
+    script, script_length = np.empty((count, fast.SCRIPT_STEPS), np.int8), np.zeros(count, np.int64)
+    block = fast._Block(np.asarray(deals, dtype=np.int8), ids, scores, script, script_length)
+    block.play(fast._Seats(players))
+    return block
 
 
 @settings(max_examples=25, deadline=None)
@@ -96,7 +120,7 @@ def test_every_hand_keeps_the_rules(seed, lineup):
         never_dealt = set(deal[rules.UPCARD_POSITION :]) - ({deal[rules.UPCARD_POSITION]} if picked_up else set())
         thrown = {int(hands.discard[row])} if picked_up else set()
         assert sorted(played + sorted(thrown) + sorted(never_dealt)) == sorted(pack)
-        assert (hands.holdings[:, row] == 0).all()
+        assert (hands.holdings[row] == 0).all()
         assert hands.tricks_won[row].sum() == rules.TRICKS_PER_HAND  # one winner per trick, five tricks
         bids = [bid for bid in hands.bids[row].tolist() if bid != NONE]
         assert bids[-1] != PASS and all(bid == PASS for bid in bids[:-1])  # made once, by the last bidder
@@ -126,6 +150,15 @@ def test_an_action_out_of_range_is_illegal():
 
     with pytest.raises(StrategyFault, match="'wild' chose action 99"):
         fast.play_rounds(GAME.deals(1, 0, 5), [Wild()] * 4)
+
+
+def test_a_compiled_policy_choosing_an_illegal_action_is_named():
+    strategy = strategies.get("euchre", "heuristic")
+    deals = GAME.deals(1, 0, 20)
+    script = np.full((len(deals), fast.SCRIPT_STEPS), NONE, dtype=np.int8)
+    script[:, 0] = 13  # a card, not a bid
+    with pytest.raises(StrategyFault, match="'heuristic' chose action 13, which is not legal there"):
+        fast.play_rounds(deals, [strategy] * 4, script=script, script_length=np.ones(len(deals), dtype=np.int64))
 
 
 @pytest.mark.parametrize("strategies_apart", [False, True])

@@ -17,10 +17,9 @@ from strategies.euchre.mc import (
     SCRIPT_STEPS,
     UNDEALT,
     UNDEALT_OWNER,
-    ScriptChecker,
-    ScriptedRollout,
     Worlds,
     build_worlds,
+    lineups,
     policy_mismatches,
     script_step,
     truth_of,
@@ -192,28 +191,34 @@ def test_rollouts_play_the_deciding_partnership_with_the_team_policy_and_the_oth
     dealers = np.arange(count) % 4
     scripts = np.full((count, SCRIPT_STEPS), NONE, dtype=np.int8)
     deciders = (dealers + 1) % 4
+    scripts[:, 0] = PASS
     policy, team_policy = Recording(), Recording()
-    rollout = ScriptedRollout(
-        scripts, np.zeros(count, dtype=np.int64), np.full(count, PASS), deciders, policy, team_policy
-    )
-    fast.play_rounds(deals, [rollout] * 4, 4 * np.arange(count) + dealers)
+    for rows, lineup in lineups(deciders, policy, team_policy):
+        fast.play_rounds(
+            deals[rows],
+            lineup,
+            4 * rows + dealers[rows],
+            script=scripts[rows],
+            script_length=np.ones(rows.size, np.int64),
+        )
     for recorder, ours in ((team_policy, True), (policy, False)):
         assert recorder.seats
         decider = deciders[np.array(recorder.round_ids) // 4]
         assert np.all((((np.array(recorder.seats) ^ decider) & 1) == 0) == ours)
 
 
-def checked_heuristic_hands(seed, deciders, decision_step, policy, team_policy) -> ScriptChecker:
-    """A ScriptChecker's verdict on hands of ``seed`` that heuristic played in every seat, hand ``i``
-    dealt by seat ``i % 4`` and decided by ``deciders[i]`` at ``decision_step``."""
+def checked_heuristic_hands(seed, deciders, decision_step, policy, team_policy) -> np.ndarray:
+    """The inference's verdict (mismatches) on hands of ``seed`` that heuristic played in every seat,
+    hand ``i`` dealt by seat ``i % 4`` and decided by ``deciders[i]`` at ``decision_step``."""
     count = len(deciders)
     deals = PACKS.deals(seed, 0, count)
     heuristic = strategies.get("euchre", "heuristic")
     truth = truth_of(deals, np.arange(count))
     fast.play_rounds(deals, truth.watch([heuristic] * 4), np.arange(count))
-    checker = ScriptChecker(truth.actions, np.full(count, decision_step), deciders, policy, team_policy)
-    fast.play_rounds(deals, [checker] * 4, 4 * np.arange(count) + np.arange(count) % 4)
-    return checker
+    worlds = Worlds(deals[:, None], truth.actions[:, None])
+    dealers, scores = np.arange(count) % 4, np.zeros((count, 2), np.int64)
+    steps = np.full(count, decision_step)
+    return policy_mismatches(worlds, steps, deciders, dealers, scores, policy, team_policy)[:, 0]
 
 
 def test_inference_judges_the_other_side_by_policy_and_only_the_partners_bids_by_team_policy():
@@ -222,8 +227,8 @@ def test_inference_judges_the_other_side_by_policy_and_only_the_partners_bids_by
     count = 64
     deciders = (np.arange(count) + 2) % 4  # the dealer's partner
     policy, team_policy = Recording(), Recording()
-    checker = checked_heuristic_hands(12, deciders, FIRST_CARD_STEP + 10, policy, team_policy)
-    assert checker.mismatches.tolist() == [0] * count  # heuristic played every seat, as both models
+    mismatches = checked_heuristic_hands(12, deciders, FIRST_CARD_STEP + 10, policy, team_policy)
+    assert mismatches.tolist() == [0] * count  # heuristic played every seat, as both models
     partner = (deciders + 2) % 4
     seats, hands = np.array(policy.seats), np.array(policy.round_ids) // 4
     assert np.all((seats ^ deciders[hands]) & 1 == 1)
@@ -254,7 +259,7 @@ def test_inference_weighs_each_mismatch_of_the_other_side_above_all_of_the_partn
     count = 64
     deciders = (np.arange(count) + 1) % 4  # the dealer's left
     other_side, partner = Contrary(count), Contrary(count)
-    checker = checked_heuristic_hands(13, deciders, FIRST_CARD_STEP + 6, other_side, partner)
+    mismatches = checked_heuristic_hands(13, deciders, FIRST_CARD_STEP + 6, other_side, partner)
     assert other_side.asked.min() > 0 and partner.asked.max() > 0
     assert partner.asked.max() <= 2 < OTHER_SIDE_MISMATCH
-    assert np.array_equal(checker.mismatches, OTHER_SIDE_MISMATCH * other_side.asked + partner.asked)
+    assert np.array_equal(mismatches, OTHER_SIDE_MISMATCH * other_side.asked + partner.asked)

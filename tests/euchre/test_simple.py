@@ -1,10 +1,9 @@
-"""The Simple player's decisions, one spec rule at a time (each on a batch of one hand)."""
+"""The Simple player's decisions, one spec rule at a time (each one call of its compiled policy)."""
 
-import numpy as np
-
+from sim.api import MAX_POLICY_SETTINGS
 from sim.euchre import rules
-from sim.euchre.observation import PASS, order_up
-from strategies.euchre import simple
+from sim.euchre.observation import NONE, PASS, Phase, order_up
+from strategies.euchre.simple import simple
 
 HEARTS, DIAMONDS, SPADES = rules.HEARTS, rules.DIAMONDS, rules.SPADES
 
@@ -13,16 +12,26 @@ def cards(*names):
     return [rules.parse_long_name(name) for name in names]
 
 
-def batch_of_one(decide):
-    """``decide`` called with a hand given as a list of cards and scalar arguments, as a batch of one."""
-
-    def decided(hand, *values):
-        return int(decide(np.array([sum(1 << card for card in hand)]), *(np.array([value]) for value in values))[0])
-
-    return decided
+SETTINGS = (0.0,) * MAX_POLICY_SETTINGS
 
 
-make_trump, lead_card, play_card = map(batch_of_one, (simple.make_trump, simple.lead_card, simple.play_card))
+def mask(hand):
+    return sum(1 << card for card in hand)
+
+
+def make_trump(hand, upcard, is_dealer, making_round):
+    dealer = 0 if is_dealer else 3
+    return simple(
+        Phase.MAKING, 0, dealer, making_round, 0, mask(hand), upcard, NONE, NONE, NONE, NONE, NONE, 0, SETTINGS
+    )
+
+
+def lead_card(hand, trump):
+    return simple(Phase.PLAYING, 0, 3, 1, 0, mask(hand), 0, trump, 1, NONE, NONE, NONE, 0, SETTINGS)
+
+
+def play_card(hand, led_card, trump):
+    return simple(Phase.PLAYING, 0, 3, 1, 0, mask(hand), 0, trump, 1, led_card, led_card, 3, 1, SETTINGS)
 
 
 UPCARD_HEART = rules.parse_long_name("Nine of Hearts")
@@ -55,4 +64,5 @@ def test_follows_high_with_the_left_bower_as_trump_else_plays_lowest():
     led_diamond = rules.parse_long_name("Nine of Diamonds")
     assert play_card(hand, led_diamond, HEARTS) == rules.parse_long_name("Ace of Diamonds")
     assert play_card(cards("Jack of Diamonds", "Ten of Clubs", "Nine of Spades"), led_diamond, HEARTS) == (
-        rules.parse_long_name("Nine of Spades"))
+        rules.parse_long_name("Nine of Spades")
+    )
