@@ -1,5 +1,6 @@
-"""What every fast engine shares: whole games played as rounds in lockstep, the seats' strategies, the
-check of what a strategy chooses, and the error for bad deals.
+"""What every fast engine shares: whole games played as rounds in lockstep, the seats' strategies (and
+their compiled policies as a kernel takes them), the check of what a strategy chooses, and the error
+for bad deals.
 
 A fast engine plays a batch of rounds at once (``play_rounds``). ``play_games`` strings them into
 whole games: round ``r`` of every game still going is dealt together, played as one batch and
@@ -9,10 +10,13 @@ vectorized call over the games that still need it.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+from numba import types
+from numba.experimental.function_type import _get_wrapper_address
 
 from sim.api import Strategy, StrategyFault, round_ids
 from sim.games import DealSource
@@ -64,6 +68,51 @@ class Players:
     def single(self) -> Strategy | None:
         """The strategy of every seat, when one object plays them all."""
         return self.seats_of[0][0] if len(self.seats_of) == 1 else None
+
+
+class CompiledSeats(Players):
+    """The seats' strategies as a kernel takes them: each seat's compiled policy (``stand_in``, a
+    policy the kernel never calls, for a seat played in Python) as an address, its settings, and
+    which seats are played in Python. ``policy`` is the game's ``POLICY`` function type."""
+
+    def __init__(self, strategies: Sequence[Strategy], policy: types.FunctionType, stand_in: Any) -> None:
+        super().__init__(strategies)
+        self.strategies = list(strategies)
+        compiled = [getattr(strategy, "compiled", None) for strategy in strategies]
+        self.in_python = np.array([policy is None for policy in compiled])
+        self.in_python.flags.writeable = False
+        self.functions = tuple(
+            policy_address(stand_in if each is None else each.function, policy.signature) for each in compiled
+        )
+        no_settings = (0.0,) * policy.signature.args[-1].count  # a policy's last argument: its settings
+        self.settings = tuple(no_settings if each is None else each.arguments for each in compiled)
+
+
+class PolicyAddress(types.WrapperAddressProtocol):
+    """A compiled policy as kernels are handed it: its address, found once. Handed the policy's
+    dispatcher, numba would look its compiled version up on every kernel call (most of a small call's time)."""
+
+    def __init__(self, function: Any, signature: Any) -> None:
+        self.address = _get_wrapper_address(function, signature)
+        self._signature = signature
+
+    def __wrapper_address__(self) -> int:
+        return self.address
+
+    def signature(self) -> Any:
+        return self._signature
+
+
+@functools.cache
+def policy_address(function: Any, signature: Any) -> PolicyAddress:
+    """``function``'s ``PolicyAddress`` for ``signature``, found once a process."""
+    return PolicyAddress(function, signature)
+
+
+def entry_point(kernel: Any, signature: Any) -> Callable[..., Any]:
+    """The machine code of ``kernel`` compiled for ``signature``: called directly, numba's dispatcher
+    does not type the arguments again at every call."""
+    return kernel.overloads[signature.args].entry_point
 
 
 def strategy_name(strategy: Strategy) -> str:

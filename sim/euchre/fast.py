@@ -21,18 +21,15 @@ the strategy and the decision, so it never becomes a result.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numba
 import numpy as np
 from numba import types
-from numba.experimental.function_type import _get_wrapper_address
 
 from sim import lockstep
-from sim.api import MAX_POLICY_SETTINGS, Strategy
+from sim.api import Strategy
 from sim.cards import NUM_RANKS, bits_to_bools
 from sim.euchre import rules
 from sim.euchre.observation import (
@@ -103,7 +100,7 @@ def play_rounds(
     a deal that is not a Euchre pack.
     """
     blocks = _blocks(deals, strategies, round_ids, scores, script, script_length)
-    seats = _Seats(strategies)
+    seats = lockstep.CompiledSeats(strategies, POLICY, _never_called)
     points = np.empty((len(blocks.deals), SEATS), dtype=np.int64)
     actions = np.empty((len(blocks.deals), SCRIPT_STEPS), dtype=np.int8) if trace else None
     for rows, block in blocks:
@@ -127,7 +124,7 @@ def judge_scripts(
     below ``script_length[i]`` whose scripted action the mover's strategy would not have taken (a
     zero weight is not asked). Each hand is replayed from its deal by its script and stops there."""
     blocks = _blocks(deals, strategies, round_ids, scores, script, script_length)
-    seats = _Seats(strategies)
+    seats = lockstep.CompiledSeats(strategies, POLICY, _never_called)
     weights = np.asarray(weights, dtype=np.int64)
     mismatches = np.empty(len(blocks.deals), dtype=np.int64)
     for rows, block in blocks:
@@ -201,39 +198,6 @@ def _checked_deals(deals: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(deals, dtype=np.int8)
 
 
-class _Seats:
-    """The seats' strategies as the kernel takes them: each seat's compiled policy (a stand-in for a
-    seat played in Python) and which seats are played in Python."""
-
-    def __init__(self, strategies: Sequence[Strategy]) -> None:
-        self.strategies = list(strategies)
-        self.players = lockstep.Players(strategies)
-        compiled = [getattr(strategy, "compiled", None) for strategy in strategies]
-        self.in_python = np.array([policy is None for policy in compiled])
-        self.in_python.flags.writeable = False
-        self.functions = tuple(_address_of(_never_called if policy is None else policy.function) for policy in compiled)
-        self.settings = tuple(_NO_SETTINGS if policy is None else policy.arguments for policy in compiled)
-
-
-class _PolicyAddress(types.WrapperAddressProtocol):
-    """A compiled policy as the kernel is handed it: its address, found once. Handed the policy's
-    dispatcher, numba would look its compiled version up on every kernel call (most of a small call's time)."""
-
-    def __init__(self, function: Any) -> None:
-        self.address = _get_wrapper_address(function, POLICY.signature)
-
-    def __wrapper_address__(self) -> int:
-        return self.address
-
-    def signature(self) -> Any:
-        return POLICY.signature
-
-
-@functools.cache
-def _address_of(function: Any) -> _PolicyAddress:
-    return _PolicyAddress(function)
-
-
 class _Block:
     """Up to ``BLOCK_SIZE`` hands, played by ``_advance`` and the Python strategies in turn."""
 
@@ -274,7 +238,7 @@ class _Block:
         self.opinion = np.zeros(size, dtype=np.int64)  # a Python seat's action where the script is judged
         self.opinion_at = np.full(size, -1, dtype=np.int64)  # ... and the position it was asked about
 
-    def play(self, seats: _Seats) -> None:
+    def play(self, seats: lockstep.CompiledSeats) -> None:
         """Play every hand to its end (to the end of its script, when judging), handing the Python
         seats their decisions as batches."""
         rows = np.arange(len(self.position))
@@ -294,11 +258,11 @@ class _Block:
             if rows.size:
                 self._ask_python_seats(seats, rows)
 
-    def _ask_python_seats(self, seats: _Seats, rows: np.ndarray) -> None:
+    def _ask_python_seats(self, seats: lockstep.CompiledSeats, rows: np.ndarray) -> None:
         """Each Python strategy's choices in the ``rows`` where its seat is to move: added to the
         script, or, where the script is judged, kept as its opinion."""
         seat = self.mover[rows]
-        for strategy, plays in seats.players.seats_of:
+        for strategy, plays in seats.seats_of:
             mine = rows[plays[seat]]
             if not mine.size:
                 continue
@@ -355,7 +319,7 @@ class _Block:
             position <= DISCARD_STEP, np.minimum(position, bids), bids + picked_up + position - FIRST_CARD_STEP
         )
 
-    def _raise_illegal(self, seats: _Seats, row: int, position: int, action: int) -> None:
+    def _raise_illegal(self, seats: lockstep.CompiledSeats, row: int, position: int, action: int) -> None:
         """The fault of the strategy whose compiled policy (or script) chose ``action``, not legal there."""
         seat = int(self.mover[row])
         step = int(self.decision_steps(np.array([row]))[0])
@@ -380,9 +344,6 @@ class _Block:
     def actions(self) -> np.ndarray:
         """(n, SCRIPT_STEPS) int8 the action at each script position, ``NONE`` where none was taken."""
         return np.concatenate([self.bids, self.discard[:, None], self.history], axis=1)
-
-
-_NO_SETTINGS = (0.0,) * MAX_POLICY_SETTINGS
 
 
 @numba.njit(POLICY.signature, cache=True, nogil=True)
@@ -553,5 +514,4 @@ def _advance(
     return count
 
 
-# The compiled kernel itself: its signature is fixed, so no call needs numba's dispatch to type its arguments.
-_ADVANCE_ENTRY = _advance.overloads[_ADVANCE.args].entry_point  # type: ignore[attr-defined]  # numba's stubs lack it
+_ADVANCE_ENTRY = lockstep.entry_point(_advance, _ADVANCE)

@@ -101,7 +101,7 @@ def play_rounds(
     discarded = np.empty((count, NUM_CARDS), dtype=bool) if trace else None
     if script is None or script_length is None:
         script, script_length = np.empty((count, NUM_CARDS), dtype=np.int8), np.zeros(count, dtype=np.int64)
-    seats = _Seats(strategies)
+    seats = lockstep.CompiledSeats(strategies, POLICY, _never_called)
     for start in range(0, count, BLOCK_SIZE):
         rows = slice(start, start + BLOCK_SIZE)
         block = _Block(deals[rows], round_ids[rows], scores[rows], script[rows], script_length[rows])
@@ -128,20 +128,6 @@ def play_games(game_ids: int | np.ndarray, deal_source: DealSource, strategies: 
 
     scores, rounds = lockstep.play_games(game_ids, deal_source, play, SEATS, is_over)
     return GameResults(scores, rounds, scores == scores.min(axis=1, keepdims=True))
-
-
-class _Seats:
-    """The seats' strategies as the kernel takes them: each seat's compiled policy (a stand-in for a
-    seat played in Python) and which seats are played in Python."""
-
-    def __init__(self, strategies: Sequence[Strategy]) -> None:
-        self.strategies = list(strategies)
-        self.players = lockstep.Players(strategies)
-        compiled = [getattr(strategy, "compiled", None) for strategy in strategies]
-        self.in_python = np.array([policy is None for policy in compiled])
-        self.in_python.flags.writeable = False
-        self.functions = tuple(_never_called if policy is None else policy.function for policy in compiled)
-        self.settings = tuple(_NO_SETTINGS if policy is None else policy.arguments for policy in compiled)
 
 
 class _Block:
@@ -176,14 +162,14 @@ class _Block:
         self.script = np.array(script, dtype=np.int8)
         self.script_length = np.array(script_length, dtype=np.int64)
 
-    def play(self, seats: _Seats) -> None:
+    def play(self, seats: lockstep.CompiledSeats) -> None:
         """Play every round to its end, handing the Python seats their decisions as batches."""
         rows = np.arange(len(self.steps))
         paused = np.empty(len(self.steps), dtype=np.int64)
         fault = np.full(3, NO_FAULT, dtype=np.int64)
         hands = self.hands.reshape(-1, HAND)
         while rows.size:
-            count = _advance(
+            count = _ADVANCE_ENTRY(
                 rows, hands, self.position, self.held, self.accept, self.table, self.actions,
                 self.discarded, self.points, self.steps, self.leader, self.script, self.script_length,
                 seats.functions, seats.settings,
@@ -195,10 +181,10 @@ class _Block:
             if rows.size:
                 self._ask_python_seats(seats, rows)
 
-    def _ask_python_seats(self, seats: _Seats, rows: np.ndarray) -> None:
+    def _ask_python_seats(self, seats: lockstep.CompiledSeats, rows: np.ndarray) -> None:
         """Each Python strategy's choices in the ``rows`` where its seat is to move, added to the script."""
         seat = (self.leader[rows] + self.steps[rows]) % SEATS
-        for strategy, plays in seats.players.seats_of:
+        for strategy, plays in seats.seats_of:
             mine = rows[plays[seat]]
             if mine.size:
                 steps = self.steps[mine]
@@ -233,7 +219,7 @@ class _Block:
             },
         )
 
-    def _raise_illegal(self, seats: _Seats, row: int, step: int, card: int) -> None:
+    def _raise_illegal(self, seats: lockstep.CompiledSeats, row: int, step: int, card: int) -> None:
         """The fault of the strategy whose compiled policy (or script) chose ``card``, not an option there."""
         seat = (int(self.leader[row]) + step) % SEATS
         mover = step % SEATS
@@ -246,9 +232,6 @@ class _Block:
         else:
             what = f"chose action {card}, which is not an action of this game (0..{NUM_CARDS - 1})"
         raise lockstep.fault(seats.strategies[seat], what, self.round_ids[row : row + 1], step, seat)
-
-
-_NO_SETTINGS = (0.0,) * MAX_POLICY_SETTINGS
 
 
 @numba.njit(POLICY.signature, cache=True, nogil=True)
@@ -363,6 +346,9 @@ def _advance(
         if fault[0] != NO_FAULT:
             break
     return count
+
+
+_ADVANCE_ENTRY = lockstep.entry_point(_advance, _ADVANCE)
 
 
 def _history(actions: np.ndarray, discarded: np.ndarray, steps: np.ndarray) -> np.ndarray:

@@ -7,12 +7,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import strategies
-from sim import games
+from sim import games, lockstep
 from sim.api import StrategyFault
 from sim.crosscheck import crosscheck
 from sim.euchre import fast, rules
 from sim.euchre.game import GAME
-from sim.euchre.observation import NONE, PASS
+from sim.euchre.observation import NONE, PASS, POLICY
 from tests.keeper import Keeper
 
 
@@ -101,7 +101,7 @@ def finished_hands(deals, players):
     ids, scores = np.arange(count), np.zeros((count, 2), np.int64)
     script, script_length = np.empty((count, fast.SCRIPT_STEPS), np.int8), np.zeros(count, np.int64)
     block = fast._Block(np.asarray(deals, dtype=np.int8), ids, scores, script, script_length)
-    block.play(fast._Seats(players))
+    block.play(lockstep.CompiledSeats(players, POLICY, fast._never_called))
     return block
 
 
