@@ -92,15 +92,17 @@ class CompiledPolicy:
 
     function: Any
     settings: tuple[float, ...] = ()
+    width: int = MAX_POLICY_SETTINGS
+    """How many settings the game's ``POLICY`` takes: ``MAX_POLICY_SETTINGS`` unless its game says more."""
 
     def __post_init__(self) -> None:
-        if len(self.settings) > MAX_POLICY_SETTINGS:
-            raise ValueError(f"a compiled policy takes at most {MAX_POLICY_SETTINGS} settings")
+        if len(self.settings) > self.width:
+            raise ValueError(f"a compiled policy takes at most {self.width} settings")
 
     @property
     def arguments(self) -> tuple[float, ...]:
-        """``settings`` as kernels pass them: floats, padded with zeros to ``MAX_POLICY_SETTINGS``."""
-        return tuple(float(value) for value in self.settings) + (0.0,) * (MAX_POLICY_SETTINGS - len(self.settings))
+        """``settings`` as kernels pass them: floats, padded with zeros to ``width``."""
+        return tuple(float(value) for value in self.settings) + (0.0,) * (self.width - len(self.settings))
 
 
 class Strategy(Protocol):

@@ -1,12 +1,24 @@
-"""The vectorized Gin Rummy engine: many hands in lockstep on numpy bitmasks.
+"""The compiled Gin Rummy engine: many hands at once, each played by a numba kernel row by row.
 
 ``play_rounds`` plays a batch of deals (each the 52-card pack in the order it is dealt from, as the
-reference ``Hand`` takes it), a block of hands at a time, in lockstep: every hand still going is at
-the same step of the same turn, so one strategy call answers the same decision of every hand. A
-turn's mover is the same seat counted from the dealer in every hand (the opener, who is not the
-dealer, discards first), so holdings are kept by that seat: row 0 the opener's, row 1 the dealer's.
-A hand that ends (a knock, or a discard that leaves two cards in the stock) is scored and leaves
-the block's arrays, which are gathered down to the hands still going.
+reference ``Hand`` takes it) with two strategies (the same objects the reference engine takes) and
+returns the points each seat scored; ``play_games`` strings hands into games to 100; ``play_from``
+plays hands on from the middle (``HandStates``: a lookahead's rollouts). ``sim.crosscheck`` checks
+that both engines make the same moves.
+
+Per hand the engine keeps, by seat, the card masks of its hand, of the cards it took from the pile
+and still holds and of the cards it threw; the pack (the stock is its cards from ``next_stock``
+on), the discard pile (bottom card first) and its card mask; the seat to move, its phase, the card
+it just took from the pile, and the decisions taken so far (``steps``). ``_advance`` plays a hand
+one decision after another as the rules say, until a knock (scored as the reference lays the hands
+down: ``sim.ginrummy.melds.knock_points``) or a discard that leaves two cards in the stock (void).
+
+A strategy with a compiled policy (``strategy.compiled``, a ``CompiledPolicy``) is called inside
+the kernel, so a lineup of such strategies plays a whole block of hands in one kernel call. Any
+other strategy is asked in Python: the kernel plays every hand up to its next decision by such a
+seat, the strategy gets those hands as one ``Observation`` batch, and the kernel resumes with its
+answers. Every action, compiled or not, is checked; an illegal one raises ``StrategyFault`` naming
+the strategy and the decision, so it never becomes a result.
 
 The meld arithmetic (least deadwood, legal knocks, layouts) is ``sim.ginrummy.melds``; its
 ``deadwood``, ``best_discards`` and ``may_knock`` are also offered here, where issue 15 named them.
@@ -17,30 +29,33 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numba
 import numpy as np
+from numba import types
 
 from sim import lockstep
 from sim.api import ROUND_ID_STRIDE, ArrayRecord, Strategy
 from sim.cards import ALL_CARDS_MASK, NUM_CARDS, bits_to_bools
 from sim.games import DealSource, GamesResult, RoundsResult
 from sim.ginrummy import rules
-from sim.ginrummy.melds import (
-    RANK_ACROSS_SUITS,
-    best_discards,
-    cards_value,
-    deadwood,
-    knocking_discards,
-    may_knock,
-    rank_neighbours,
-    runs_and_sets,
-    suit_patterns,
+from sim.ginrummy.melds import best_discards, deadwood, hand_deadwood, knock_points, knocking_discards, may_knock
+from sim.ginrummy.observation import (
+    DRAW_DISCARD,
+    DRAW_STOCK,
+    KNOCK,
+    NONE,
+    NUM_ACTIONS,
+    POLICY,
+    SETTINGS,
+    Observation,
+    Phase,
+    action_name,
 )
-from sim.ginrummy.observation import DRAW_DISCARD, DRAW_STOCK, KNOCK, NONE, NUM_ACTIONS, Observation, Phase
-from sim.lockstep import DealError, Players, choose_checked
+from sim.lockstep import DealError
 
 __all__ = ["best_discards", "deadwood", "may_knock", "play_from", "play_games", "play_rounds"]
 
-BLOCK_SIZE = 65536  # hands played together: memory stays flat however many are asked for
+BLOCK_SIZE = 8192  # hands played together: memory stays flat however many are asked for
 MAX_TURNS = 10_000  # a hand is ~20 turns; one this long never ends (two players passing cards to and fro)
 
 
@@ -49,9 +64,10 @@ class EndlessHand(RuntimeError):
 
 
 SEATS = rules.NUM_PLAYERS
-_OPENER, _DEALER = 0, 1  # the holdings' rows: the seat that discards first, then the dealer
-_ONE = np.int64(1)
+DRAW, DISCARD, OVER = int(Phase.DRAW), int(Phase.DISCARD), int(Phase.OVER)
 _GAME_COLUMNS = 5  # what play_games keeps per game: points (2), hands won (2), deals passed on
+NO_FAULT = -1
+ENDLESS = 1  # a fault's kind (fault[3]): a hand that went on too long rather than an illegal action
 
 
 def play_rounds(
@@ -68,7 +84,7 @@ def play_rounds(
     points before the hand (default zeros), which observations report. Raises ``StrategyFault``
     naming a strategy that raised or chose what it may not, and ``DealError`` for a deal that is not a pack.
     """
-    return RoundsResult(_play(deals, _players(strategies), round_ids, scores, dealers)[0])
+    return RoundsResult(_play(deals, _seats(strategies), round_ids, scores, dealers)[0])
 
 
 def play_games(game_ids: np.ndarray, deal_source: DealSource, strategies: Sequence[Strategy]) -> GamesResult:
@@ -76,12 +92,12 @@ def play_games(game_ids: np.ndarray, deal_source: DealSource, strategies: Sequen
     game still going is dealt by ``deal_source(its game ids, r)`` and numbered ``sim.api.round_id(g,
     r)``; game ``g``'s first dealer is seat ``g % 2``, and the deal passes after every hand but a void
     one. Scores are the grand totals, with the game bonus and the box bonuses (``rules.final_scores``)."""
-    players = _players(strategies)
+    seats = _seats(strategies)
 
     def play(deals: np.ndarray, ids: np.ndarray, games: np.ndarray) -> np.ndarray:
         passed = games[:, 4]  # how many times the deal has passed to the other seat
         dealers = (ids // ROUND_ID_STRIDE + passed) % SEATS
-        points, void = _play(deals, players, ids, games[:, :SEATS], dealers)
+        points, void = _play(deals, seats, ids, games[:, :SEATS], dealers)
         gained = np.empty((len(deals), _GAME_COLUMNS), dtype=np.int64)
         gained[:, :SEATS] = points
         gained[:, SEATS : 2 * SEATS] = points > 0  # every hand that is not void has one winner
@@ -99,9 +115,16 @@ def play_games(game_ids: np.ndarray, deal_source: DealSource, strategies: Sequen
     return GamesResult(points + rules.BOX_BONUS * hands_won + bonus, hands_played, winners)
 
 
+def _seats(strategies: Sequence[Strategy]) -> lockstep.CompiledSeats:
+    """The seats' strategies as the kernel takes them; ``ValueError`` unless there are two."""
+    if len(strategies) != SEATS:
+        raise ValueError(f"Gin Rummy needs {SEATS} strategies, got {len(strategies)}")
+    return lockstep.CompiledSeats(strategies, POLICY, _never_called)
+
+
 def _play(
     deals: np.ndarray,
-    players: Players,
+    seats: lockstep.CompiledSeats,
     round_ids: np.ndarray | None,
     scores: np.ndarray | None,
     dealers: np.ndarray | None,
@@ -115,45 +138,22 @@ def _play(
     points = np.zeros((count, SEATS), dtype=np.int64)
     void = np.zeros(count, dtype=bool)
     for start in range(0, count, BLOCK_SIZE):
-        block = slice(start, start + BLOCK_SIZE)
-        _Block.dealt(deals[block], ids[block], scores[block], dealers[block], players).play(points[block], void[block])
+        rows = slice(start, start + BLOCK_SIZE)
+        block = _Block.dealt(deals[rows], ids[rows], scores[rows], dealers[rows])
+        block.play(seats)
+        points[rows], void[rows] = block.points, block.void
     return points, void
 
 
-def _players(strategies: Sequence[Strategy]) -> Players:
-    if len(strategies) != SEATS:
-        raise ValueError(f"Gin Rummy needs {SEATS} strategies, got {len(strategies)}")
-    return Players(strategies)
-
-
 def _checked_deals(deals: np.ndarray) -> np.ndarray:
-    """The deals as int64 card ids once their shape and values are those of card ids (that each is
+    """The deals as int8 card ids once their shape and values are those of card ids (that each is
     exactly the pack is checked as a block is dealt)."""
     deals = np.asarray(deals)
     if deals.ndim != 2 or deals.shape[1] != NUM_CARDS or not np.issubdtype(deals.dtype, np.integer):
         raise DealError(f"Gin Rummy deals are (n, {NUM_CARDS}) arrays of card ids, not {deals.dtype} {deals.shape}")
     if deals.size and (deals.min() < 0 or deals.max() >= NUM_CARDS):
         raise DealError(f"a Gin Rummy deal holds card ids from 0 to {NUM_CARDS - 1}")
-    return deals.astype(np.int64, copy=False)
-
-
-def _constant(values: np.ndarray) -> np.ndarray:
-    values.flags.writeable = False
-    return values
-
-
-def _draw_legal() -> np.ndarray:
-    """Rows of a drawing turn's legal mask: from the stock or the pile, always both."""
-    legal = np.zeros((BLOCK_SIZE, NUM_ACTIONS), dtype=bool)
-    legal[:, [DRAW_STOCK, DRAW_DISCARD]] = True
-    return _constant(legal)
-
-
-# Arrays observations share that never change: read-only, so no strategy changes them for another.
-_DRAW_LEGAL = _draw_legal()
-_DRAWING = _constant(np.full(BLOCK_SIZE, Phase.DRAW, dtype=np.int64))
-_DISCARDING = _constant(np.full(BLOCK_SIZE, Phase.DISCARD, dtype=np.int64))
-_NOTHING_TAKEN = _constant(np.full(BLOCK_SIZE, NONE, dtype=np.int64))
+    return deals.astype(np.int8, copy=False)
 
 
 @dataclass(frozen=True)
@@ -181,282 +181,360 @@ class HandStates(ArrayRecord):
     scores: np.ndarray  # (n, 2) game points before the hand
 
 
-def play_from(states: HandStates, strategies: Sequence[Strategy]) -> RoundsResult:
+def play_from(
+    states: HandStates,
+    strategies: Sequence[Strategy],
+    script: np.ndarray | None = None,
+    script_length: np.ndarray | None = None,
+) -> RoundsResult:
     """Play hands on from ``states`` to their end: the points each seat scores in each (none while a
-    hand was void). Rows are played a group at a time, those whose mover and phase are alike."""
-    players = _players(strategies)
+    hand was void). The first ``script_length[i]`` decisions of hand ``i`` from there are
+    ``script[i]``'s, whoever is to move (a lookahead's rollouts start with their candidate so), and
+    the strategies take the rest."""
+    seats = _seats(strategies)
     count = len(states.mover)
     points = np.zeros((count, SEATS), dtype=np.int64)
-    void = np.zeros(count, dtype=bool)
-    opener = 1 - np.asarray(states.dealer)
-    mover = (np.asarray(states.mover) != opener).astype(np.int64)  # counted from the dealer
-    group = mover * 2 + (np.asarray(states.phase) == Phase.DRAW)
-    for kind in np.unique(group).tolist():
-        rows = np.flatnonzero(group == kind)
-        for start in range(0, len(rows), BLOCK_SIZE):
-            block = rows[start : start + BLOCK_SIZE]
-            played, lost = np.zeros((len(block), SEATS), dtype=np.int64), np.zeros(len(block), dtype=bool)
-            _Block.resumed(states, block, players).play(played, lost, kind // 2, Phase(kind % 2 == 0))
-            points[block], void[block] = played, lost
+    for start in range(0, count, BLOCK_SIZE):
+        rows = np.arange(start, min(start + BLOCK_SIZE, count))
+        block = _Block.resumed(states, rows)
+        if script is not None and script_length is not None:
+            block.script = np.ascontiguousarray(script[rows], dtype=np.int64)
+            block.script_length = np.ascontiguousarray(script_length[rows], dtype=np.int64)
+        block.play(seats)
+        points[rows] = block.points
     return RoundsResult(points)
 
 
 class _Block:
-    """A block of hands in play (see the engine's notes above); its arrays hold the hands still going."""
+    """Up to ``BLOCK_SIZE`` hands, played by ``_advance`` and the Python strategies in turn. Seat
+    arrays (``hands``, ``took``, ``threw``, ``points``) are (n, 2), by the game's seat."""
 
     def __init__(
         self,
-        players: Players,
-        holding: np.ndarray,
+        *,
         pack: np.ndarray,
         next_stock: np.ndarray,
         pile: np.ndarray,
         pile_size: np.ndarray,
+        pile_mask: np.ndarray,
+        hands: np.ndarray,
         took: np.ndarray,
         threw: np.ndarray,
+        mover: np.ndarray,
+        phase: np.ndarray,
         taken: np.ndarray,
-        ids: np.ndarray,
+        dealer: np.ndarray,
+        round_ids: np.ndarray,
         scores: np.ndarray,
-        dealers: np.ndarray,
     ) -> None:
-        """Seat arrays (``holding``, ``took``, ``threw``) are (2, n), by seat counted from the dealer."""
-        self.players = players
-        self.holding = holding
-        self.pack = pack.astype(np.int8)  # small: the block's arrays are gathered as hands end
-        self.next_stock = next_stock.astype(np.int64)  # the pack position of the stock's top card
-        self.pile = pile.astype(np.int8)  # the discard pile, bottom card first
-        self.pile_size = pile_size.astype(np.int64)
-        depth = int(self.pile_size.max(initial=0))  # no pile reaches further: none at all when just dealt
-        in_pile = np.arange(depth) < self.pile_size[:, None]
-        self.pile_mask = np.bitwise_or.reduce((_ONE << self.pile[:, :depth].astype(np.int64)) * in_pile, axis=1)
-        self.took = took  # taken from the pile and still held
-        self.threw = threw
-        self.taken = taken.astype(np.int64)  # the card just taken from the pile
-        self.ids = _constant(ids.copy())
-        self.scores = _constant(scores.copy())
-        self.dealer = _constant(dealers.copy())
-        self.row = np.arange(len(ids))  # each hand's row in the block's results
-        # Decisions taken in every hand since it was dealt (or resumed: faults then count from there).
-        self.step = 0
+        """The arrays ``_advance`` plays on, as ``dealt`` and ``resumed`` lay them out."""
+        self.pack = _constant(pack)  # (n, 52) int8: the stock is its cards from next_stock on
+        self.next_stock, self.pile, self.pile_size, self.pile_mask = next_stock, pile, pile_size, pile_mask
+        self.hands, self.took, self.threw = hands, took, threw
+        self.mover, self.phase, self.taken = mover, phase, taken
+        # What observations report and never changes: read-only, so no strategy changes it for another.
+        self.dealer, self.round_ids, self.scores = _constant(dealer), _constant(round_ids), _constant(scores)
+        size = len(self.pack)
+        self.points = np.zeros((size, SEATS), dtype=np.int64)
+        self.void = np.zeros(size, dtype=bool)
+        self.steps = np.zeros(size, dtype=np.int64)  # decisions taken since dealt (or resumed)
+        self.answers = np.zeros(size, dtype=np.int64)  # a Python seat's action, at step answer_step
+        self.answer_step = np.full(size, -1, dtype=np.int64)
+        self.script = np.zeros((size, 1), dtype=np.int64)
+        self.script_length = np.zeros(size, dtype=np.int64)
 
     @classmethod
-    def dealt(cls, deals: np.ndarray, ids: np.ndarray, scores: np.ndarray, dealers: np.ndarray, players: Players):
-        """Hands just dealt from ``deals`` (card ids, the pack in the order it is dealt from)."""
+    def dealt(cls, deals: np.ndarray, ids: np.ndarray, scores: np.ndarray, dealers: np.ndarray) -> _Block:
+        """Hands just dealt from ``deals`` (int8 card ids, the pack in the order it is dealt from): the
+        opener, the seat after the dealer, is to discard."""
         size = len(deals)
-        bits = _ONE << deals
-        dealt = rules.DEALT_CARDS
-        # 52 ids whose bits cover the pack are exactly a permutation of it.
-        if size and not (np.bitwise_or.reduce(bits, axis=1) == ALL_CARDS_MASK).all():
+        pack, dealer = np.ascontiguousarray(deals), np.array(dealers, dtype=np.int64)
+        hands = np.empty((size, SEATS), dtype=np.int64)
+        if _deal(pack, dealer, hands) >= 0:
             raise DealError("a Gin Rummy deal holds each of the 52 cards once")
-        holding = np.empty((SEATS, size), dtype=np.int64)
-        # The opener is dealt every other card from the first, and the 21st; the dealer the others.
-        holding[_OPENER] = np.bitwise_or.reduce(bits[:, 0 : dealt - 1 : 2], axis=1) | bits[:, dealt - 1]
-        holding[_DEALER] = np.bitwise_or.reduce(bits[:, 1 : dealt - 1 : 2], axis=1)
-        nothing = np.zeros((SEATS, size), dtype=np.int64)
         return cls(
-            players,
-            holding,
-            deals,
-            np.full(size, dealt),
-            np.zeros((size, NUM_CARDS), dtype=np.int8),
-            np.zeros(size, dtype=np.int64),
-            nothing,
-            nothing.copy(),
-            np.full(size, NONE),
-            ids,
-            scores,
-            dealers,
+            pack=pack,
+            next_stock=np.full(size, rules.DEALT_CARDS, dtype=np.int64),
+            pile=np.zeros((size, NUM_CARDS), dtype=np.int8),
+            pile_size=np.zeros(size, dtype=np.int64),
+            pile_mask=np.zeros(size, dtype=np.int64),
+            hands=hands,
+            took=np.zeros((size, SEATS), dtype=np.int64),
+            threw=np.zeros((size, SEATS), dtype=np.int64),
+            mover=dealer ^ 1,
+            phase=np.full(size, DISCARD, dtype=np.int64),
+            taken=np.full(size, NONE, dtype=np.int64),
+            dealer=dealer,
+            round_ids=np.array(ids, dtype=np.int64),
+            scores=np.array(scores, dtype=np.int64),
         )
 
     @classmethod
-    def resumed(cls, states: HandStates, rows: np.ndarray, players: Players):
-        """The hands ``rows`` of ``states``, which must all have the same mover counted from the dealer."""
-        dealer = np.asarray(states.dealer).take(rows)
-        by_seat = np.stack([dealer ^ 1, dealer])  # [seat counted from the dealer] the game's seat
+    def resumed(cls, states: HandStates, rows: np.ndarray) -> _Block:
+        """The hands ``rows`` of ``states``."""
 
-        def seats(values: np.ndarray) -> np.ndarray:
-            return np.take_along_axis(np.asarray(values).take(rows, axis=0), by_seat.T, axis=1).T.copy()
+        def of_rows(values: np.ndarray) -> np.ndarray:
+            return np.array(np.asarray(values).take(rows, axis=0), dtype=np.int64)
 
-        stock_size = np.asarray(states.stock_size).take(rows)
+        pile, pile_size = np.asarray(states.pile).take(rows, axis=0).astype(np.int8), of_rows(states.pile_size)
+        in_pile = np.arange(NUM_CARDS) < pile_size[:, None]
         return cls(
-            players,
-            seats(states.hands),
-            np.asarray(states.stock).take(rows, axis=0),
-            NUM_CARDS - stock_size,
-            np.asarray(states.pile).take(rows, axis=0),
-            np.asarray(states.pile_size).take(rows),
-            seats(states.took),
-            seats(states.threw),
-            np.asarray(states.taken).take(rows),
-            np.asarray(states.round_id).take(rows),
-            np.asarray(states.scores).take(rows, axis=0),
-            dealer,
+            pack=np.asarray(states.stock).take(rows, axis=0).astype(np.int8),
+            next_stock=NUM_CARDS - of_rows(states.stock_size),
+            pile=pile,
+            pile_size=pile_size,
+            pile_mask=np.bitwise_or.reduce((np.int64(1) << pile.astype(np.int64)) * in_pile, axis=1),
+            hands=of_rows(states.hands),
+            took=of_rows(states.took),
+            threw=of_rows(states.threw),
+            mover=of_rows(states.mover),
+            phase=of_rows(states.phase),
+            taken=of_rows(states.taken),
+            dealer=of_rows(states.dealer),
+            round_ids=of_rows(states.round_id),
+            scores=of_rows(states.scores),
         )
 
-    def play(self, points: np.ndarray, void: np.ndarray, mover: int = _OPENER, phase: Phase = Phase.DISCARD) -> None:
-        """Play every hand to its end from ``mover``'s ``phase`` (the deal: the opener's discard),
-        writing each seat's points and whether the hand was void into the rows of ``points`` and ``void``."""
-        if phase == Phase.DRAW:
-            self._draw(mover)
-        self._discard(mover, points, void)
-        for _ in range(MAX_TURNS):
-            if not len(self.row):
-                return
-            mover ^= 1
-            self._draw(mover)
-            self._discard(mover, points, void)
-        raise EndlessHand(
-            f"hands {self.ids[:5].tolist()} went on for {MAX_TURNS} turns: the strategies take each other's"
-            " throws from the pile forever and the stock never runs down"
-        )
+    def play(self, seats: lockstep.CompiledSeats) -> None:
+        """Play every hand to its end, handing the Python seats their decisions as batches."""
+        rows = np.arange(len(self.steps))
+        paused = np.empty(len(self.steps), dtype=np.int64)
+        fault = np.full(4, NO_FAULT, dtype=np.int64)
+        while rows.size:
+            count = _ADVANCE_ENTRY(
+                rows, self.pack, self.next_stock, self.pile, self.pile_size, self.pile_mask, self.hands, self.took,
+                self.threw, self.mover, self.phase, self.taken, self.steps, self.points, self.void, self.script,
+                self.script_length, self.answers, self.answer_step, 2 * MAX_TURNS, seats.functions, seats.settings,
+                seats.in_python, paused, fault,
+            )  # fmt: skip
+            if fault[0] != NO_FAULT:
+                if fault[3] == ENDLESS:
+                    raise EndlessHand(
+                        f"hand {int(self.round_ids[fault[0]])} went on for {MAX_TURNS} turns: the strategies take"
+                        " each other's throws from the pile forever and the stock never runs down"
+                    )
+                self._raise_illegal(seats, *(int(value) for value in fault[:3]))
+            rows = paused[:count].copy()
+            if rows.size:
+                self._ask_python_seats(seats, rows)
 
-    # ------------------------------------------------------------------ deciding
+    def _ask_python_seats(self, seats: lockstep.CompiledSeats, rows: np.ndarray) -> None:
+        """Each Python strategy's choices in the ``rows`` where its seat is to move, kept for the kernel."""
+        seat = self.mover[rows]
+        for strategy, plays in seats.seats_of:
+            mine = rows[plays[seat]]
+            if mine.size:
+                observation = self.observe(mine)
+                steps = self.steps[mine]
+                chosen = lockstep.choose_checked(strategy, observation, observation.legal, steps, observation.seat)
+                self.answers[mine] = chosen
+                self.answer_step[mine] = steps
 
-    def _seat(self, mover: int) -> np.ndarray:
-        """The seat of the mover ``mover`` (counted from the dealer) in each hand."""
-        return _constant(self.dealer ^ (mover ^ 1))  # the opener is the seat after the dealer
-
-    def _decide(self, fields: dict[str, np.ndarray], seat: np.ndarray, legal: np.ndarray) -> np.ndarray:
-        """(n,) int64 the legal actions the movers ``seat`` choose, shown ``fields`` of every hand;
-        ``StrategyFault`` names a strategy that raises or chooses otherwise."""
+    def observe(self, rows: np.ndarray) -> Observation:
+        """The movers' view of the hands ``rows``: fresh read-only arrays, so no later step changes them."""
+        seat = self.mover[rows]
+        phase = self.phase[rows]
+        hand = self.hands[rows, seat]
+        taken = self.taken[rows]
+        pile_size = self.pile_size[rows]
+        top = np.where(pile_size > 0, self.pile[rows, np.maximum(pile_size - 1, 0)], NONE).astype(np.int64)
+        legal = np.zeros((len(rows), NUM_ACTIONS), dtype=bool)
+        drawing = phase == DRAW
+        legal[drawing, DRAW_STOCK] = legal[drawing, DRAW_DISCARD] = True
+        kept = ~np.where(taken >= 0, np.int64(1) << np.maximum(taken, 0), 0)
+        discarding = np.flatnonzero(~drawing)
+        legal[discarding, :NUM_CARDS] = bits_to_bools(hand[discarding] & kept[discarding])
+        legal[discarding, KNOCK:] = bits_to_bools(knocking_discards(hand[discarding]) & kept[discarding])
+        fields = {
+            "seat": seat,
+            "dealer": self.dealer[rows],
+            "phase": phase,
+            "legal": legal,
+            "hand": hand,
+            "top_discard": top,
+            "discard_pile": self.pile_mask[rows],
+            "took": self.took[rows, seat],
+            "opponent_took": self.took[rows, seat ^ 1],
+            "opponent_threw": self.threw[rows, seat ^ 1],
+            "threw": self.threw[rows, seat],
+            "taken": taken,
+            "stock_size": NUM_CARDS - self.next_stock[rows],
+            "scores": self.scores[rows],
+            "round_id": self.round_ids[rows],
+        }
         for values in fields.values():
             values.flags.writeable = False
-        observation = Observation(**fields)
-        single, step = self.players.single, self.step
-        self.step += 1
-        if single is not None:
-            return choose_checked(single, observation, legal, step, seat)
-        actions = np.empty(len(seat), dtype=np.int64)
-        for strategy, seats in self.players.seats_of:
-            rows = np.flatnonzero(seats.take(seat))
-            if rows.size:
-                actions[rows] = choose_checked(
-                    strategy, observation.take(rows), legal.take(rows, axis=0), step, seat.take(rows)
-                )
-        return actions
+        return Observation(**fields)
 
-    def _fields(self, mover: int) -> dict[str, np.ndarray]:
-        """What the mover sees besides its phase, its legal actions and the card it just took."""
-        size = len(self.row)
-        top = self.pile.reshape(-1).take(self.row_starts() + np.maximum(self.pile_size - 1, 0)).astype(np.int64)
-        top[self.pile_size == 0] = NONE
-        return {
-            "seat": self._seat(mover),
-            "dealer": self.dealer,
-            "hand": self.holding[mover].copy(),
-            "top_discard": top,
-            "discard_pile": self.pile_mask.copy(),
-            "took": self.took[mover].copy(),
-            "opponent_took": self.took[mover ^ 1].copy(),
-            "opponent_threw": self.threw[mover ^ 1].copy(),
-            "threw": self.threw[mover].copy(),
-            "stock_size": NUM_CARDS - self.next_stock,
-            "scores": self.scores,
-            "round_id": self.ids,
-        } | {"phase": _DRAWING[:size], "legal": _DRAW_LEGAL[:size], "taken": _NOTHING_TAKEN[:size]}
-
-    def row_starts(self) -> np.ndarray:
-        """Each hand's first entry in the flattened (hands, 52) arrays."""
-        return np.arange(0, len(self.row) * NUM_CARDS, NUM_CARDS)
-
-    # ------------------------------------------------------------------ a turn
-
-    def _draw(self, mover: int) -> None:
-        """Every mover draws, from the stock or the discard pile."""
-        fields = self._fields(mover)
-        top = fields["top_discard"]
-        actions = self._decide(fields, fields["seat"], fields["legal"])
-        from_pile = actions == DRAW_DISCARD  # the pile is never empty when a seat draws
-        stock_top = self.pack.reshape(-1).take(self.row_starts() + self.next_stock).astype(np.int64)
-        card = stock_top + (top - stock_top) * from_pile  # no np.where: it branches, row by row
-        bit = _ONE << card
-        pile_bit = bit * from_pile
-        self.next_stock += ~from_pile
-        self.pile_size -= from_pile
-        self.pile_mask ^= pile_bit
-        self.taken = card * from_pile + NONE * ~from_pile
-        self.took[mover] |= pile_bit
-        self.holding[mover] |= bit
-
-    def _discard(self, mover: int, points: np.ndarray, void: np.ndarray) -> None:
-        """Every mover discards or knocks; hands knocked are scored, hands whose stock is down to
-        two cards are void, and both leave the block."""
-        hand = self.holding[mover]
-        taken = self.taken
-        kept = ~((_ONE << np.maximum(taken, 0)) * (taken != NONE))  # the card just taken may not be thrown back
-        legal = np.zeros((len(hand), NUM_ACTIONS), dtype=bool)
-        legal[:, :NUM_CARDS] = bits_to_bools(hand & kept)
-        legal[:, KNOCK:] = bits_to_bools(knocking_discards(hand) & kept)
-        fields = self._fields(mover)
-        fields |= {"phase": _DISCARDING[: len(hand)], "legal": legal, "taken": self.taken}
-        actions = self._decide(fields, fields["seat"], legal)
-        knocked = actions >= KNOCK
-        card = actions - KNOCK * knocked
-        bit = _ONE << card
-        hand ^= bit
-        self.took[mover] &= ~bit
-        self.threw[mover] |= bit
-        self.taken = _NOTHING_TAKEN[: len(hand)]
-        self.pile.reshape(-1)[self.row_starts() + self.pile_size] = card
-        self.pile_size += 1
-        self.pile_mask |= bit
-        stock_out = NUM_CARDS - self.next_stock <= rules.VOID_STOCK_SIZE
-        ended = knocked | stock_out
-        if not ended.any():
-            return
-        scored = np.flatnonzero(knocked)
-        if scored.size:
-            knocker_seat = fields["seat"].take(scored)
-            gained = _knock_points(self.holding[mover].take(scored), self.holding[mover ^ 1].take(scored))
-            rows = self.row.take(scored)
-            points[rows, knocker_seat] = gained[:, 0]
-            points[rows, knocker_seat ^ 1] = gained[:, 1]
-        void[self.row[stock_out & ~knocked]] = True
-        self._keep(np.flatnonzero(~ended))
-
-    def _keep(self, going: np.ndarray) -> None:
-        """Drop every hand but those ``going`` from the block's arrays."""
-        for name in ("pack", "next_stock", "pile", "pile_size", "pile_mask", "taken", "row"):
-            setattr(self, name, getattr(self, name).take(going, axis=0))
-        for name in ("holding", "took", "threw"):
-            setattr(self, name, getattr(self, name).take(going, axis=1))
-        for name in ("ids", "scores", "dealer"):
-            setattr(self, name, _constant(getattr(self, name).take(going, axis=0)))
+    def _raise_illegal(self, seats: lockstep.CompiledSeats, row: int, step: int, action: int) -> None:
+        """The fault of the strategy whose compiled policy (or script) chose ``action``, not legal there."""
+        observation = self.observe(np.array([row]))
+        seat = int(observation.seat[0])
+        if 0 <= action < NUM_ACTIONS:
+            legal = ", ".join(action_name(int(legal)) for legal in np.flatnonzero(observation.legal[0]))
+            what = f"chose {action_name(action)}, which is not legal there (legal: {legal})"
+        else:
+            what = f"chose action {action}, which is not an action of this game (0..{NUM_ACTIONS - 1})"
+        raise lockstep.fault(seats.strategies[seat], what, self.round_ids[row : row + 1], step, seat)
 
 
-def _knock_points(knocker: np.ndarray, defender: np.ndarray) -> np.ndarray:
-    """(n, 2) the points the knocker and the defender score (``rules.score_knock``), each holding
-    ten cards laid down as the reference lays them, the defender's unmatched cards laid off onto
-    the knocker's melds unless it has gin."""
-    runs, sets = runs_and_sets(np.concatenate([knocker, defender]))  # one call: hands end a few a step
-    count = len(knocker)
-    runs, sets, defender_melded = runs[:count], sets[:count], runs[count:] | sets[count:]
-    knocker_deadwood = cards_value(knocker & ~(runs | sets))
-    unmatched = defender & ~defender_melded
-    laid_off = _laid_off(unmatched, runs, sets) * (knocker_deadwood > 0)  # none onto gin
-    defender_deadwood = cards_value(unmatched & ~laid_off)
-    gin = knocker_deadwood == 0
-    knock_wins = ~gin & (knocker_deadwood < defender_deadwood)
-    gained = np.empty((len(knocker), SEATS), dtype=np.int64)
-    gained[:, 0] = gin * (defender_deadwood + rules.GIN_BONUS) + knock_wins * (defender_deadwood - knocker_deadwood)
-    gained[:, 1] = (~gin & ~knock_wins) * (knocker_deadwood - defender_deadwood + rules.UNDERCUT_BONUS)
-    return gained
+def _constant(values: np.ndarray) -> np.ndarray:
+    values.flags.writeable = False
+    return values
 
 
-def _laid_off(unmatched: np.ndarray, runs: np.ndarray, sets: np.ndarray) -> np.ndarray:
-    """The cards of ``unmatched`` laid off as ``rules.lay_off`` lays them: onto the runs first, each
-    card that extends one (again and again: a card laid off makes room for the next), then onto the
-    sets of three the fourth card of their rank."""
-    on_runs = np.zeros_like(unmatched)
-    grown = runs
-    while True:
-        extending = rank_neighbours(grown) & unmatched & ~on_runs
-        if not extending.any():
+@numba.njit(POLICY.signature, cache=True, nogil=True)
+def _never_called(
+    phase, hand, top_discard, discard_pile, took, opponent_took, threw, opponent_threw, taken, stock_size, settings
+):  # pragma: no cover - a seat played in Python
+    """The stand-in policy of a seat played in Python: the kernel pauses before calling it."""
+    return -1
+
+
+@numba.njit(cache=True, nogil=True)
+def _deal(pack, dealers, hands):
+    """Each hand as dealt from its pack: the opener (the seat after the dealer) every other card
+    from the first, and the 21st; the dealer the others. Returns the first row that is not a
+    permutation of the cards, else -1."""
+    for row in range(pack.shape[0]):
+        seen = np.int64(0)
+        for slot in range(NUM_CARDS):
+            seen |= np.int64(1) << pack[row, slot]
+        if seen != ALL_CARDS_MASK:
+            return row
+        opener = np.int64(1) << pack[row, rules.DEALT_CARDS - 1]
+        dealer = np.int64(0)
+        for slot in range(0, rules.DEALT_CARDS - 1, 2):
+            opener |= np.int64(1) << pack[row, slot]
+            dealer |= np.int64(1) << pack[row, slot + 1]
+        hands[row, dealers[row]] = dealer
+        hands[row, dealers[row] ^ 1] = opener
+    return -1
+
+
+_SEAT_MASKS = types.int64[:, :]
+_ADVANCE = types.int64(
+    types.int64[:],  # rows to advance
+    types.Array(types.int8, 2, "C", readonly=True),  # pack (n, 52): the stock is its cards from next_stock on
+    types.int64[:],  # next_stock
+    types.int8[:, :],  # pile (n, 52), bottom card first
+    types.int64[:],  # pile_size
+    types.int64[:],  # pile_mask
+    _SEAT_MASKS,  # hands (n, 2) by seat
+    _SEAT_MASKS,  # took: cards each seat took from the pile and still holds
+    _SEAT_MASKS,  # threw: cards each seat threw
+    types.int64[:],  # mover: the seat to move
+    types.int64[:],  # phase
+    types.int64[:],  # taken: the card just taken from the pile, or NONE
+    types.int64[:],  # steps: the decisions each hand has seen
+    _SEAT_MASKS,  # points (n, 2): out, what each seat scored
+    types.boolean[:],  # void: out, the hands that ended with the stock down to two cards
+    types.Array(types.int64, 2, "C", readonly=True),  # script (n, k): actions decided before anyone is asked
+    types.Array(types.int64, 1, "C", readonly=True),  # script_length: how many of them each hand has
+    types.int64[:],  # answers: a Python seat's action, for the step in answer_step
+    types.int64[:],  # answer_step
+    types.int64,  # max_steps: a hand still going after so many decisions never ends
+    types.UniTuple(POLICY, SEATS),  # each seat's compiled policy
+    types.UniTuple(SETTINGS, SEATS),  # and its settings
+    types.Array(types.boolean, 1, "C", readonly=True),  # seats played in Python
+    types.int64[:],  # paused: out, the rows waiting on a Python seat
+    types.int64[:],  # fault: out, (row, step, action, kind) of an illegal action or an endless hand
+)
+
+
+@numba.njit(_ADVANCE, cache=True, nogil=True)
+def _advance(
+    rows, pack, next_stock, pile, pile_size, pile_mask, hands, took, threw, mover, phase, taken, steps, points, void,
+    script, script_length, answers, answer_step, max_steps, policies, settings, in_python, paused, fault,
+):  # fmt: skip
+    """Play each of ``rows`` until its hand ends or a seat played in Python is to move; returns how
+    many rows paused (their indexes in ``paused``). An illegal action stops it with ``fault`` set."""
+    count = 0
+    for row in rows:
+        # The hand's state in locals while it plays, the mover's first: loads and stores through arrays
+        # cost more than the rules.
+        seat, turn, step, stock, size, pile_cards, just_taken = (
+            mover[row], phase[row], steps[row], next_stock[row], pile_size[row], pile_mask[row], taken[row]
+        )  # fmt: skip
+        own, other = hands[row, seat], hands[row, seat ^ 1]
+        own_took, other_took = took[row, seat], took[row, seat ^ 1]
+        own_threw, other_threw = threw[row, seat], threw[row, seat ^ 1]
+        scripted, answered_at = script_length[row], answer_step[row]
+        while turn != OVER:
+            if step >= max_steps:
+                fault[0], fault[1], fault[2], fault[3] = row, step, -1, ENDLESS
+                break
+            top = pile[row, size - 1] if size else NONE
+            if step < scripted:
+                action = script[row, step]
+            elif answered_at == step:
+                action = answers[row]
+            elif in_python[seat]:
+                paused[count] = row
+                count += 1
+                break
+            else:
+                action = policies[seat](
+                    turn, own, top, pile_cards, own_took, other_took, own_threw, other_threw, just_taken,
+                    NUM_CARDS - stock, settings[seat],
+                )  # fmt: skip
+            if turn == DRAW:
+                if action == DRAW_STOCK:
+                    card = pack[row, stock]
+                    stock += 1
+                    just_taken = NONE
+                elif action == DRAW_DISCARD and size:
+                    card = top
+                    size -= 1
+                    pile_cards ^= np.int64(1) << card
+                    own_took |= np.int64(1) << card
+                    just_taken = card
+                else:
+                    fault[0], fault[1], fault[2], fault[3] = row, step, action, 0
+                    break
+                own |= np.int64(1) << card
+                turn = DISCARD
+            else:
+                knocks = action >= KNOCK
+                card = action - KNOCK if knocks else action
+                bit = np.int64(1) << card
+                if not (0 <= card < NUM_CARDS and own & bit and card != just_taken and action < KNOCK + NUM_CARDS):
+                    fault[0], fault[1], fault[2], fault[3] = row, step, action, 0
+                    break
+                if knocks and hand_deadwood(own ^ bit) > rules.KNOCK_LIMIT:
+                    fault[0], fault[1], fault[2], fault[3] = row, step, action, 0
+                    break
+                own ^= bit
+                own_took &= ~bit
+                own_threw |= bit
+                pile[row, size] = card
+                size += 1
+                pile_cards |= bit
+                just_taken = NONE
+                if knocks:
+                    gained, lost = knock_points(own, other)
+                    points[row, seat] += gained
+                    points[row, seat ^ 1] += lost
+                    turn = OVER
+                elif NUM_CARDS - stock <= rules.VOID_STOCK_SIZE:
+                    void[row] = True
+                    turn = OVER
+                else:
+                    seat ^= 1
+                    own, other = other, own
+                    own_took, other_took = other_took, own_took
+                    own_threw, other_threw = other_threw, own_threw
+                    turn = DRAW
+            step += 1
+        mover[row], phase[row], steps[row], next_stock[row], pile_size[row], pile_mask[row], taken[row] = (
+            seat, turn, step, stock, size, pile_cards, just_taken
+        )  # fmt: skip
+        hands[row, seat], hands[row, seat ^ 1] = own, other
+        took[row, seat], took[row, seat ^ 1] = own_took, other_took
+        threw[row, seat], threw[row, seat ^ 1] = own_threw, other_threw
+        if fault[0] != NO_FAULT:
             break
-        on_runs |= extending
-        grown = grown | extending
-    clubs, diamonds, hearts, spades = suit_patterns(sets)
-    threes = (clubs & diamonds & (hearts | spades)) | (hearts & spades & (clubs | diamonds))
-    threes &= ~(clubs & diamonds & hearts & spades)
-    fourth_cards = (threes * RANK_ACROSS_SUITS) & ~sets
-    return on_runs | (unmatched & ~on_runs & fourth_cards)
+    return count
+
+
+_ADVANCE_ENTRY = lockstep.entry_point(_advance, _ADVANCE)

@@ -39,6 +39,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from itertools import product
 
+import numba
 import numpy as np
 
 from sim.cards import ALL_CARDS_MASK, NUM_CARDS, NUM_RANKS, NUM_SUITS, bits_to_bools, bools_to_bits
@@ -475,3 +476,237 @@ def _set_keys(sets: np.ndarray) -> list[np.ndarray | int]:
         0,
         0,
     ]
+
+
+# ----------------------------------------------------------------------------- one hand, compiled
+#
+# What the compiled engine and the compiled strategies need, for one hand (an int64 card mask) at a
+# time: the same tables and the same choices of sets as the batches above, tried one after another.
+
+# int16: small enough to stay in the first-level cache, which the lookups of a search hit again and again.
+_SUIT_RUN_DEADWOOD = _RUN_DEADWOOD.astype(np.int16)
+_SUIT_VALUES = _PATTERN_VALUES.astype(np.int16)
+_THROW_ORDER = _DISCARD_ORDER.astype(np.int64)
+_LAST_SUIT = (NUM_SUITS - 1) * NUM_RANKS
+
+
+@numba.njit(cache=True, nogil=True)
+def hand_value(hand: int) -> int:
+    """The total deadwood value of the cards of one card mask: ``rules.mask_value``."""
+    return (
+        _SUIT_VALUES[hand & _SUIT]
+        + _SUIT_VALUES[(hand >> NUM_RANKS) & _SUIT]
+        + _SUIT_VALUES[(hand >> (2 * NUM_RANKS)) & _SUIT]
+        + _SUIT_VALUES[hand >> _LAST_SUIT]
+    )
+
+
+@numba.njit(cache=True, nogil=True)
+def _hand_runs_deadwood(hand: int) -> int:
+    """The least deadwood of one hand with runs only: a lookup per suit."""
+    return (
+        _SUIT_RUN_DEADWOOD[hand & _SUIT]
+        + _SUIT_RUN_DEADWOOD[(hand >> NUM_RANKS) & _SUIT]
+        + _SUIT_RUN_DEADWOOD[(hand >> (2 * NUM_RANKS)) & _SUIT]
+        + _SUIT_RUN_DEADWOOD[hand >> _LAST_SUIT]
+    )
+
+
+@numba.njit(cache=True, nogil=True)
+def _set_ranks(hand: int) -> tuple[int, int]:
+    """(ranks held three or more times, ranks held four times) of one hand, as 13-bit patterns."""
+    clubs, diamonds = hand & _SUIT, (hand >> NUM_RANKS) & _SUIT
+    hearts, spades = (hand >> (2 * NUM_RANKS)) & _SUIT, hand >> _LAST_SUIT
+    black, red = clubs & diamonds, hearts & spades
+    return (black & (hearts | spades)) | (red & (clubs | diamonds)), black & red
+
+
+@numba.njit(cache=True, nogil=True)
+def _set_rank_bits(threes: int, fours: int) -> tuple[int, int, int, int, int, int]:
+    """The (at most three) ranks held three or four times, as rank bits lowest first (0 past the
+    last), each with its number of ways to take sets: a rank held three times is left or set, one
+    held four times left, set whole, or set less the club, the diamond, the heart or the spade."""
+    first = threes & -threes
+    rest = threes ^ first
+    second = rest & -rest
+    third = rest ^ second
+    return (
+        first,
+        6 if first & fours else 2,
+        second,
+        (6 if second & fours else 2) if second else 1,
+        third,
+        (6 if third & fours else 2) if third else 1,
+    )
+
+
+@numba.njit(cache=True, nogil=True)
+def _set_option(hand: int, rank_bit: int, option: int) -> int:
+    """The cards of way ``option`` (of ``_set_rank_bits``) to take a set of the rank ``rank_bit``
+    from ``hand``: none, every card of the rank held, or the four but one suit's card."""
+    if option == 0:
+        return 0
+    cards = rank_bit * RANK_ACROSS_SUITS
+    if option >= 2:
+        cards &= ~(rank_bit << (NUM_RANKS * (option - 2)))
+    return cards & hand
+
+
+@numba.njit(cache=True, nogil=True)
+def hand_deadwood(hand: int) -> int:
+    """The least deadwood of one hand of at most 11 cards: ``rules.deadwood``. With runs only it is
+    a lookup per suit; each way to take sets leaves cards whose runs-only deadwood is the answer."""
+    threes, fours = _set_ranks(hand)
+    undecided = threes
+    while undecided:
+        rank_bit = undecided & -undecided
+        undecided ^= rank_bit
+        cards = rank_bit * RANK_ACROSS_SUITS & hand
+        if not ((cards << 1) | (cards >> 1)) & hand:
+            # No card of the rank has a neighbour in its suit, so none can sit in a run: the set it is.
+            hand &= ~cards
+            threes &= ~rank_bit
+    least = _hand_runs_deadwood(hand)
+    if threes == 0:
+        return least
+    first, first_ways, second, second_ways, third, third_ways = _set_rank_bits(threes, fours & threes)
+    for first_way in range(first_ways):
+        first_sets = _set_option(hand, first, first_way)
+        for second_way in range(second_ways):
+            two_sets = first_sets | _set_option(hand, second, second_way)
+            for third_way in range(third_ways):
+                sets = two_sets | _set_option(hand, third, third_way)
+                least = min(least, _hand_runs_deadwood(hand & ~sets))
+    return least
+
+
+@numba.njit(cache=True, nogil=True)
+def _suit_set_key(sets: int, suit: int) -> int:
+    """The tie-break word of suit ``suit`` for the sets ``sets`` (``_set_keys``)."""
+    clubs, diamonds = sets & _SUIT, (sets >> NUM_RANKS) & _SUIT
+    hearts, spades = (sets >> (2 * NUM_RANKS)) & _SUIT, sets >> _LAST_SUIT
+    first = _FIRST_SET_CODE
+    if suit == 0:
+        return (
+            first * _RANK_NIBBLES[clubs & diamonds & hearts & spades]
+            + (first + 1) * _RANK_NIBBLES[clubs & ~diamonds & hearts & spades & _SUIT]
+            + (first + 2) * _RANK_NIBBLES[clubs & diamonds & ~hearts & spades & _SUIT]
+            + (first + 3) * _RANK_NIBBLES[clubs & diamonds & hearts & ~spades & _SUIT]
+        )
+    if suit == 1:
+        return first * _RANK_NIBBLES[~clubs & diamonds & hearts & spades & _SUIT]
+    return 0
+
+
+@numba.njit(cache=True, nogil=True)
+def _precedes(rest: int, sets: int, best_rest: int, best_sets: int) -> bool:
+    """Whether the arrangement leaving ``rest`` to runs (``sets`` taken) comes before the other in
+    the reference's order: its tie-break words, suit by suit."""
+    for suit in range(NUM_SUITS):
+        shift = NUM_RANKS * suit
+        key = _RUN_KEY[(rest >> shift) & _SUIT] + _suit_set_key(sets, suit)
+        best_key = _RUN_KEY[(best_rest >> shift) & _SUIT] + _suit_set_key(best_sets, suit)
+        if key != best_key:
+            return key < best_key
+    return False
+
+
+@numba.njit(cache=True, nogil=True)
+def hand_runs_and_sets(hand: int) -> tuple[int, int]:
+    """``(run cards, set cards)`` of one hand: ``runs_and_sets``, the arrangement the reference lays
+    down (of the ways to take sets leaving the least deadwood, the first in its order)."""
+    best_sets = 0
+    threes, fours = _set_ranks(hand)
+    if threes:
+        least = _hand_runs_deadwood(hand)
+        first, first_ways, second, second_ways, third, third_ways = _set_rank_bits(threes, fours)
+        for first_way in range(first_ways):
+            first_sets = _set_option(hand, first, first_way)
+            for second_way in range(second_ways):
+                two_sets = first_sets | _set_option(hand, second, second_way)
+                for third_way in range(third_ways):
+                    sets = two_sets | _set_option(hand, third, third_way)
+                    left = _hand_runs_deadwood(hand & ~sets)
+                    if left < least or (left == least and _precedes(hand & ~sets, sets, hand & ~best_sets, best_sets)):
+                        least, best_sets = left, sets
+    rest = hand & ~best_sets
+    starts = rest & (rest >> 1) & (rest >> 2) & _RUN_STARTS
+    return starts | (starts << 1) | (starts << 2), best_sets
+
+
+@numba.njit(cache=True, nogil=True)
+def hand_rank_neighbours(mask: int) -> int:
+    """The cards one rank above or below a card of ``mask`` in its suit: ``rank_neighbours``."""
+    return ((mask << 1) & RAISED_ONE_RANK) | ((mask >> 1) & LOWERED_ONE_RANK)
+
+
+@numba.njit(cache=True, nogil=True)
+def knock_points(knocker: int, defender: int) -> tuple[int, int]:
+    """(the knocker's points, the defender's) for two ten-card hands laid down as the reference lays
+    them, the defender's unmatched cards laid off (``rules.lay_off``) unless the knocker has gin:
+    ``rules.score_knock``."""
+    runs, sets = hand_runs_and_sets(knocker)
+    defender_runs, defender_sets = hand_runs_and_sets(defender)
+    knocker_deadwood = hand_value(knocker & ~(runs | sets))
+    unmatched = defender & ~(defender_runs | defender_sets)
+    if knocker_deadwood > 0:
+        unmatched &= ~_laid_off(unmatched, runs, sets)
+    defender_deadwood = hand_value(unmatched)
+    if knocker_deadwood == 0:
+        return defender_deadwood + rules.GIN_BONUS, 0
+    if knocker_deadwood < defender_deadwood:
+        return defender_deadwood - knocker_deadwood, 0
+    return 0, knocker_deadwood - defender_deadwood + rules.UNDERCUT_BONUS
+
+
+@numba.njit(cache=True, nogil=True)
+def _laid_off(unmatched: int, runs: int, sets: int) -> int:
+    """The cards of ``unmatched`` laid off onto ``runs`` (again and again: a card laid off makes room
+    for the next), then onto the sets of three, the fourth card of their rank (as the batch's)."""
+    on_runs = 0
+    grown = runs
+    extending = hand_rank_neighbours(grown) & unmatched
+    while extending:
+        on_runs |= extending
+        grown |= extending
+        extending = hand_rank_neighbours(grown) & unmatched & ~on_runs
+    clubs, diamonds = sets & _SUIT, (sets >> NUM_RANKS) & _SUIT
+    hearts, spades = (sets >> (2 * NUM_RANKS)) & _SUIT, sets >> _LAST_SUIT
+    threes = ((clubs & diamonds & (hearts | spades)) | (hearts & spades & (clubs | diamonds))) & ~(
+        clubs & diamonds & hearts & spades
+    )
+    return on_runs | (unmatched & ~on_runs & (threes * RANK_ACROSS_SUITS) & ~sets)
+
+
+@numba.njit(cache=True, nogil=True)
+def hand_best_discard(hand: int, allowed: int) -> tuple[int, int]:
+    """(card, deadwood left) of one hand's ``best_discards``: the throw among ``allowed`` leaving the
+    least deadwood, the higher card value then the lower card id on ties; (-1, ``NOT_HELD``) for none."""
+    best_key = -1
+    throws = hand & allowed
+    while throws:
+        bit = throws & -throws
+        throws ^= bit
+        card = _card_of_bit(bit)
+        key = (hand_deadwood(hand ^ bit) << _DEADWOOD_SHIFT) | _THROW_ORDER[card]
+        if best_key < 0 or key < best_key:
+            best_key = key
+    if best_key < 0:
+        return -1, int(NOT_HELD)
+    return best_key & ((1 << _CARD_BITS) - 1), best_key >> _DEADWOOD_SHIFT
+
+
+@numba.njit(cache=True, nogil=True)
+def mask_count(mask: int) -> int:
+    """How many cards a card mask holds."""
+    count = 0
+    while mask:  # LLVM turns this loop into one popcount instruction
+        mask &= mask - 1
+        count += 1
+    return count
+
+
+@numba.njit(cache=True, nogil=True)
+def _card_of_bit(bit: int) -> int:
+    """The card id of a single-bit card mask: the bits below it."""
+    return mask_count(bit - 1)

@@ -8,6 +8,9 @@ Actions are ints: ``DRAW_STOCK`` and ``DRAW_DISCARD`` draw; a card id (``sim.car
 card; ``KNOCK + card`` knocks, discarding that card face down.
 
 ``encode`` turns a batch into the float32 rows learning agents read (``ENCODING``, docs/ginrummy.md).
+
+A compiled policy (``sim.api.CompiledPolicy``) sees one row at a time, as ``POLICY`` lays it out, and
+``choose_compiled`` runs one over a batch: the ``choose`` of every compiled strategy.
 """
 
 from __future__ import annotations
@@ -15,10 +18,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 
+import numba
 import numpy as np
+from numba import types
 
-from sim import encoding
-from sim.api import ArrayRecord, UnknownAction
+from sim import encoding, lockstep
+from sim.api import ArrayRecord, CompiledPolicy, UnknownAction
 from sim.cards import NUM_CARDS, CardError, bits_to_bools, card_name, parse_card
 from sim.encoding import Layout
 from sim.ginrummy import rules
@@ -142,3 +147,73 @@ def encode(observation: Observation) -> np.ndarray:
         ],
         ENCODING,
     )
+
+
+POLICY_SETTINGS = 10
+"""How many numeric settings a compiled Gin Rummy policy is called with (a ``CompiledPolicy``'s ``width``)."""
+SETTINGS = types.UniTuple(types.float64, POLICY_SETTINGS)
+POLICY = types.FunctionType(
+    types.int64(
+        types.int64,  # phase: Phase.DRAW or Phase.DISCARD
+        types.int64,  # hand: card mask of the cards held
+        types.int64,  # top_discard: the face-up card (NONE: the pile is empty)
+        types.int64,  # discard_pile: card mask of the pile
+        types.int64,  # took: cards this seat took from the pile and still holds
+        types.int64,  # opponent_took
+        types.int64,  # threw: cards this seat threw this hand
+        types.int64,  # opponent_threw
+        types.int64,  # taken: the card just taken from the pile, which may not go back (NONE: none)
+        types.int64,  # stock_size
+        SETTINGS,  # the policy's settings
+    )
+)
+"""A compiled Gin Rummy policy: one decision of one hand, returning its action. It sees the fields
+of an ``Observation`` row as plain numbers (its legal actions follow from them: ``sim.ginrummy.melds``)."""
+
+
+def compiled_policy(function: object, settings: tuple[float, ...] = ()) -> CompiledPolicy:
+    """The ``CompiledPolicy`` of a Gin Rummy ``POLICY`` function with its settings."""
+    return CompiledPolicy(function, settings, POLICY_SETTINGS)
+
+
+def choose_compiled(compiled: CompiledPolicy, observation: Observation) -> np.ndarray:
+    """(n,) the action ``compiled`` chooses in each row of ``observation``: a compiled strategy's
+    ``choose``, the per-row code the fast engine's kernel calls."""
+    chosen = np.empty(len(observation), dtype=np.int64)
+    fields = (
+        observation.phase,
+        observation.hand,
+        observation.top_discard,
+        observation.discard_pile,
+        observation.took,
+        observation.opponent_took,
+        observation.threw,
+        observation.opponent_threw,
+        observation.taken,
+        observation.stock_size,
+    )
+    rows = (np.ascontiguousarray(values, dtype=np.int64) for values in fields)
+    _CHOOSE_ROWS_ENTRY(lockstep.policy_address(compiled.function, POLICY.signature), compiled.arguments, *rows, chosen)
+    return chosen
+
+
+_ROWS = types.Array(types.int64, 1, "C", readonly=True)
+
+
+_CHOOSE_ROWS = types.void(POLICY, SETTINGS, *(_ROWS,) * 10, types.int64[:])
+
+
+@numba.njit(_CHOOSE_ROWS, cache=True, nogil=True)
+def _choose_rows(
+    policy, settings, phase, hand, top_discard, discard_pile, took, opponent_took, threw, opponent_threw, taken,
+    stock_size, chosen,
+):  # fmt: skip
+    """``chosen[row]``: ``policy``'s action in each row."""
+    for row in range(hand.shape[0]):
+        chosen[row] = policy(
+            phase[row], hand[row], top_discard[row], discard_pile[row], took[row], opponent_took[row], threw[row],
+            opponent_threw[row], taken[row], stock_size[row], settings,
+        )  # fmt: skip
+
+
+_CHOOSE_ROWS_ENTRY = lockstep.entry_point(_choose_rows, _CHOOSE_ROWS)

@@ -4,14 +4,13 @@
 spec leaves a choice (docs/ginrummy.md): among equal-valued candidates the highest rank is thrown,
 then the highest suit — which takes the top card of a run, so what is left stays a run.
 
-The registered player (``CS340.choose``) decides a whole batch at once, with no loop over its rows:
-``organize_masks`` runs ``rules.organize`` on int64 card masks (sequences, groups, pairs and partial
-sequences are shifts and masks of whole batches). Breaking a sequence for a pair (step 3) loops over
-the thirteen ranks, highest first, for the rows holding a pair of a rank some sequence holds, each
-step for all of them at once: tables over a suit's 2^13 rank patterns give what breaking a rank out
-of its stretch leaves, and each card keeps its sequence's place in ``organize``'s list, so that two
-sequences leaving the same value are broken in the same order. The scalar functions below
-(``choose_draw``, ``choose_discard``, ``cs340_action``) are the reference it plays exactly as.
+The registered player (``CS340``) is a compiled policy (``cs340``), which the fast engine calls
+inside its kernel and whose ``choose`` runs it over a batch's rows: ``organize_hand`` runs
+``rules.organize`` on an int64 card mask (sequences, groups, pairs and partial sequences are shifts
+and masks). Breaking a sequence for a pair (step 3) goes over the ranks held in pairs, highest
+first; each card keeps its sequence's place in ``organize``'s list, so that two sequences leaving
+the same value are broken in the same order. The scalar functions below (``choose_draw``,
+``choose_discard``, ``cs340_action``) are the reference it plays exactly as.
 """
 
 from __future__ import annotations
@@ -19,14 +18,26 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 
+from sim.api import CompiledPolicy
 from sim.cards import NUM_CARDS, NUM_RANKS, NUM_SUITS, cards_in, rank_of, suit_of
 from sim.ginrummy import melds, rules
-from sim.ginrummy.melds import LOWERED_ONE_RANK, RAISED_ONE_RANK, RANK_ACROSS_SUITS
-from sim.ginrummy.observation import DRAW_DISCARD, DRAW_STOCK, KNOCK, NONE, Observation, Phase, knock
+from sim.ginrummy.melds import LOWERED_ONE_RANK, RAISED_ONE_RANK, RANK_ACROSS_SUITS, hand_value
+from sim.ginrummy.observation import (
+    DRAW_DISCARD,
+    DRAW_STOCK,
+    KNOCK,
+    NONE,
+    POLICY,
+    Observation,
+    Phase,
+    choose_compiled,
+    compiled_policy,
+    knock,
+)
 from strategies import register
-from strategies.ginrummy.batch import by_phase
 
 CardLike = int | str
 
@@ -108,59 +119,181 @@ def cs340_action(observation: Observation, row: int) -> int:
     return knock(card) if knocks else card
 
 
-# ----------------------------------------------------------------------------- the whole batch at once
+# ----------------------------------------------------------------------------- compiled, one hand at a time
 
 _SUIT = (1 << NUM_RANKS) - 1
-_PATTERNS = 1 << NUM_RANKS
 _RANK_VALUES = np.array([rules.card_value(rank) for rank in range(NUM_RANKS)], dtype=np.int64)
-_ONE = np.int64(1)
-
-
-def _up(masks: np.ndarray) -> np.ndarray:
-    """Each card moved one rank up its suit (a king drops out): bit x set where x - 1 is held."""
-    return (masks << 1) & RAISED_ONE_RANK
-
-
-def _down(masks: np.ndarray) -> np.ndarray:
-    """Each card moved one rank down its suit (an ace drops out): bit x set where x + 1 is held."""
-    return (masks >> 1) & LOWERED_ONE_RANK
-
-
-def _ranks(masks: np.ndarray) -> np.ndarray:
-    """The 13-bit pattern of the ranks each mask holds in any suit."""
-    return (masks | (masks >> NUM_RANKS) | (masks >> (2 * NUM_RANKS)) | (masks >> (3 * NUM_RANKS))) & _SUIT
-
-
-def _highest_bit(masks: np.ndarray) -> np.ndarray:
-    """The index of each mask's highest bit (exact: masks stay below 2**52)."""
-    return np.frexp(masks.astype(np.float64))[1].astype(np.int64) - 1
-
-
-def _breaking_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """[pattern, rank] for a suit's rank pattern holding ``rank`` in a stretch of sequence cards:
-    the value left unmatched by breaking ``rank`` out of its stretch, the ranks still in sequences
-    (the pattern less the rank and the loose cards) and the loose ranks (``rules.broken_value``)."""
-    patterns = np.arange(_PATTERNS, dtype=np.int64)
-    held = ((patterns[:, None] >> np.arange(NUM_RANKS)) & 1).astype(bool)
-    loose = np.zeros((_PATTERNS, NUM_RANKS), dtype=np.int64)
-    for rank in range(NUM_RANKS):
-        for step in (-1, 1):
-            going, piece, length = np.ones(_PATTERNS, dtype=bool), np.zeros_like(patterns), np.zeros_like(patterns)
-            other = rank + step
-            while 0 <= other < NUM_RANKS:
-                going &= held[:, other]
-                piece |= going.astype(np.int64) << other
-                length += going
-                other += step
-            loose[:, rank] |= np.where(length < rules.MIN_MELD, piece, 0)
-    values = ((loose[..., None] >> np.arange(NUM_RANKS)) & 1) @ _RANK_VALUES
-    kept = patterns[:, None] & ~loose & ~(_ONE << np.arange(NUM_RANKS))
-    return values, kept, loose
-
-
-_BROKEN_VALUE, _KEPT, _LOOSE = _breaking_tables()
 _PAST_VALUES = 1 << 10  # above any value left unmatched, and above every sequence's place
 _FIRST_APPENDED = 16  # the first place of a sequence appended by a break, after the four suits'
+_DRAW = int(Phase.DRAW)
+
+
+@numba.njit(cache=True, nogil=True)
+def _up(mask: int) -> int:
+    """Each card moved one rank up its suit (a king drops out): bit x set where x - 1 is held."""
+    return (mask << 1) & RAISED_ONE_RANK
+
+
+@numba.njit(cache=True, nogil=True)
+def _down(mask: int) -> int:
+    """Each card moved one rank down its suit (an ace drops out): bit x set where x + 1 is held."""
+    return (mask >> 1) & LOWERED_ONE_RANK
+
+
+@numba.njit(cache=True, nogil=True)
+def _ranks(mask: int) -> int:
+    """The 13-bit pattern of the ranks a mask holds in any suit."""
+    return (mask | (mask >> NUM_RANKS) | (mask >> (2 * NUM_RANKS)) | (mask >> (3 * NUM_RANKS))) & _SUIT
+
+
+_HIGHEST_RANK = np.array([pattern.bit_length() - 1 for pattern in range(1 << NUM_RANKS)], dtype=np.int8)
+"""[pattern] the highest rank of a 13-bit rank pattern (-1 for none)."""
+
+
+@numba.njit(cache=True, nogil=True)
+def _highest_card_of_rank(cards: int, rank: int) -> int:
+    """The card of ``rank`` in the highest suit among ``cards`` (which hold one)."""
+    suit = NUM_SUITS - 1
+    while not cards >> (NUM_RANKS * suit + rank) & 1:
+        suit -= 1
+    return NUM_RANKS * suit + rank
+
+
+@numba.njit(cache=True, nogil=True)
+def _break(pattern: int, rank: int) -> tuple[int, int, int]:
+    """Breaking ``rank`` out of a suit's ``pattern`` of sequence cards: the value left unmatched,
+    the ranks still in sequences and the loose ranks (``rules.broken_value``)."""
+    loose = 0
+    for step in (-1, 1):
+        piece, length, other = 0, 0, rank + step
+        while 0 <= other < NUM_RANKS and pattern >> other & 1:
+            piece |= 1 << other
+            length += 1
+            other += step
+        if length < rules.MIN_MELD:
+            loose |= piece
+    value = 0
+    for other in range(NUM_RANKS):
+        if loose >> other & 1:
+            value += _RANK_VALUES[other]
+    return value, pattern & ~loose & ~(1 << rank), loose
+
+
+@numba.njit(cache=True, nogil=True)
+def _break_sequences(sequences: int, pairs: int) -> tuple[int, int, int]:
+    """Step 3 of ``rules.organize`` for a hand holding a pair of a rank in one of its ``sequences``:
+    ``(sequences left, cards of the groups made by breaking, loose cards)``.
+
+    Pairs go highest rank first. A pair's options are the cards of its rank in the sequences (at
+    most two, in the suits the pair lacks); the one leaving the least value is broken when that is
+    less than the pair's, of equal values the one ``organize`` lists first: its sequences in card
+    order, then those a break appended, in turn (the part below the broken card before the part
+    above). ``place`` keeps each card's sequence's position in that order."""
+    loose = 0
+    broken = 0
+    place = np.empty(NUM_CARDS, dtype=np.int64)  # rare: few hands break a sequence
+    for card in range(NUM_CARDS):
+        place[card] = card // NUM_RANKS
+    pair_ranks = _ranks(pairs)
+    for rank in range(NUM_RANKS - 1, -1, -1):
+        if not (pair_ranks & _ranks(sequences)) >> rank & 1:
+            continue
+        best_order, best_suit = -1, -1
+        for suit in range(NUM_SUITS):
+            pattern = (sequences >> (NUM_RANKS * suit)) & _SUIT
+            if pattern >> rank & 1:
+                order = _break(pattern, rank)[0] * _PAST_VALUES + place[NUM_RANKS * suit + rank]
+                if best_suit < 0 or order < best_order:
+                    best_order, best_suit = order, suit
+        if best_order // _PAST_VALUES >= 2 * _RANK_VALUES[rank]:
+            continue
+        shift = NUM_RANKS * best_suit
+        pattern = (sequences >> shift) & _SUIT
+        _, kept, loose_ranks = _break(pattern, rank)
+        sequences = (sequences & ~(pattern << shift)) | (kept << shift)
+        loose |= loose_ranks << shift
+        broken |= (pairs | (1 << (shift + rank))) & (RANK_ACROSS_SUITS << rank)
+        appended = _FIRST_APPENDED + 2 * (NUM_RANKS - 1 - rank)
+        for other in range(NUM_RANKS):
+            if kept >> other & 1:
+                place[shift + other] = appended if other < rank else appended + 1
+    return sequences, broken, loose
+
+
+@numba.njit(cache=True, nogil=True)
+def organize_hand(hand: int) -> tuple[int, int, int, int, int, int, int]:
+    """``rules.organize`` of one hand (an int64 card mask), exactly, by category: (sequences,
+    groups, partial groups, partial sequences, deadwood, the cards of the sequences of four or more,
+    the cards of the groups of four)."""
+    starts = hand & _down(hand) & _down(_down(hand))  # three in a row from here
+    sequences = starts | _up(starts) | _up(_up(starts))
+    left = hand & ~sequences
+    clubs, diamonds = left & _SUIT, (left >> NUM_RANKS) & _SUIT
+    hearts, spades = (left >> (2 * NUM_RANKS)) & _SUIT, (left >> (3 * NUM_RANKS)) & _SUIT
+    two = (clubs & diamonds) | ((clubs | diamonds) & (hearts | spades)) | (hearts & spades)
+    three = (clubs & diamonds & (hearts | spades)) | ((clubs | diamonds) & hearts & spades)
+    four_groups = (clubs & diamonds & hearts & spades) * RANK_ACROSS_SUITS
+    groups = (three * RANK_ACROSS_SUITS) & left
+    pairs = ((two & ~three) * RANK_ACROSS_SUITS) & left
+    loose = 0
+    if _ranks(pairs) & _ranks(sequences):
+        sequences, broken, loose = _break_sequences(sequences, pairs)
+        groups |= broken
+        pairs &= ~broken
+    # The cards left never hold three in a row: two are a partial sequence, one is deadwood.
+    rest = (left & ~groups & ~pairs) | loose
+    partial_sequences = rest & (_up(rest) | _down(rest))
+    four = sequences & _down(sequences) & _down(_down(sequences)) & _down(_down(_down(sequences)))
+    long_sequences = four | _up(four) | _up(_up(four)) | _up(_up(_up(four)))
+    return sequences, groups, pairs, partial_sequences, rest & ~partial_sequences, long_sequences, four_groups
+
+
+@numba.njit(cache=True, nogil=True)
+def draw(hand: int, top_discard: int) -> int:
+    """``choose_draw``: ``DRAW_DISCARD`` when the face-up card completes a partial set, adds to a
+    meld, or pairs with a deadwood card while there are two or more, else ``DRAW_STOCK``."""
+    sequences, groups, partial_groups, partial_sequences, deadwood, _, _ = organize_hand(hand)
+    if top_discard < 0:
+        return DRAW_STOCK
+    rank = top_discard % NUM_RANKS
+    card = 1 << top_discard
+    if _ranks(partial_groups | groups) >> rank & 1:
+        return DRAW_DISCARD
+    if card & melds.hand_rank_neighbours(partial_sequences | sequences):
+        return DRAW_DISCARD
+    pairs_dead = (_ranks(deadwood) >> rank & 1) or (card & melds.hand_rank_neighbours(deadwood))
+    return DRAW_DISCARD if pairs_dead and deadwood & (deadwood - 1) else DRAW_STOCK
+
+
+@numba.njit(cache=True, nogil=True)
+def discard(hand: int, taken: int) -> int:
+    """``choose_discard`` as an action: the highest card (rank, then suit) of the first category
+    holding one but the card ``taken`` (``NONE`` for none), knocking with it when the ten cards left
+    organize to an unmatched value of 10 or less; -1 (refused as illegal) when no card may go."""
+    _, _, partial_groups, partial_sequences, deadwood, long_sequences, four_groups = organize_hand(hand)
+    allowed = ~(1 << taken) if taken >= 0 else -1
+    candidates = deadwood & allowed
+    if not candidates:
+        candidates = (partial_groups | partial_sequences) & allowed
+    if not candidates:
+        candidates = long_sequences & allowed
+    if not candidates:
+        candidates = four_groups & allowed
+    if not candidates:
+        return -1
+    # The card value rises with the rank, so the highest value, then rank, is the highest rank.
+    card = _highest_card_of_rank(candidates, _HIGHEST_RANK[_ranks(candidates)])
+    _, _, pairs_left, partial_left, deadwood_left, _, _ = organize_hand(hand & ~(1 << card))
+    knocks = hand_value(pairs_left | partial_left | deadwood_left) <= rules.KNOCK_LIMIT
+    return card + KNOCK if knocks else card
+
+
+@numba.njit(POLICY.signature, cache=True, nogil=True)
+def cs340(
+    phase, hand, top_discard, discard_pile, took, opponent_took, threw, opponent_threw, taken, stock_size, settings
+):  # fmt: skip
+    """The CS 340 computer player's action: ``draw`` or ``discard`` by the phase."""
+    return draw(hand, top_discard) if phase == _DRAW else discard(hand, taken)
 
 
 @dataclass(frozen=True)
@@ -175,140 +308,30 @@ class Organized:
     long_sequences: np.ndarray  # the cards of the sequences of four or more
     four_groups: np.ndarray  # the cards of the groups of four
 
-    @property
-    def unmatched(self) -> np.ndarray:
-        """The cards of the partial groups, the partial sequences and the deadwood."""
-        return self.partial_groups | self.partial_sequences | self.deadwood
-
-
-def _break_sequences(sequences: np.ndarray, pairs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Step 3 of ``rules.organize`` for hands holding a pair of a rank in one of their ``sequences``:
-    ``(sequences left, cards of the groups made by breaking, loose cards)``.
-
-    Pairs go highest rank first. A pair's options are the cards of its rank in the sequences (at
-    most two, in the suits the pair lacks); the one leaving the least value is broken when that is
-    less than the pair's, of equal values the one ``organize`` lists first: its sequences in card
-    order, then those a break appended, in turn (the part below the broken card before the part
-    above). ``place`` keeps each card's sequence's position in that order."""
-    rows = len(sequences)
-    loose = np.zeros(rows, dtype=np.int64)
-    broken = np.zeros(rows, dtype=np.int64)
-    place = np.broadcast_to(np.repeat(np.arange(NUM_SUITS), NUM_RANKS), (rows, NUM_CARDS)).copy()
-    pair_ranks = _ranks(pairs)
-    shifts = np.arange(NUM_SUITS) * NUM_RANKS
-    ranks = np.arange(NUM_RANKS)
-    for rank in range(NUM_RANKS - 1, -1, -1):
-        some = np.flatnonzero((pair_ranks & _ranks(sequences)) >> rank & 1)
-        if not len(some):
-            continue
-        patterns = (sequences[some, None] >> shifts) & _SUIT  # (k, 4)
-        held = (patterns >> rank) & 1 == 1
-        order = _BROKEN_VALUE[patterns, rank] * _PAST_VALUES + place[some[:, None], shifts + rank]
-        order = np.where(held, order, np.iinfo(np.int64).max)  # a suit without the rank is no option
-        suit = order.argmin(axis=1)
-        breaks = order[np.arange(len(some)), suit] // _PAST_VALUES < 2 * _RANK_VALUES[rank]
-        some, suit = some[breaks], suit[breaks]
-        if not len(some):
-            continue
-        pattern = patterns[breaks, suit]
-        shift = suit * NUM_RANKS
-        kept = _KEPT[pattern, rank]
-        sequences[some] = (sequences[some] & ~(pattern << shift)) | (kept << shift)
-        loose[some] |= _LOOSE[pattern, rank] << shift
-        broken[some] |= (pairs[some] | (_ONE << (shift + rank))) & (RANK_ACROSS_SUITS << rank)
-        columns = shift[:, None] + ranks
-        below = (kept[:, None] >> ranks) & 1 & (ranks < rank) == 1
-        above = (kept[:, None] >> ranks) & 1 & (ranks > rank) == 1
-        appended = _FIRST_APPENDED + 2 * (NUM_RANKS - 1 - rank)
-        cells = place[some[:, None], columns]
-        place[some[:, None], columns] = np.where(below, appended, np.where(above, appended + 1, cells))
-    return sequences, broken, loose
-
 
 def organize_masks(hands: np.ndarray) -> Organized:
-    """``rules.organize`` of each hand (int64 card masks), exactly, by category."""
-    hands = np.asarray(hands, dtype=np.int64)
-    starts = hands & _down(hands) & _down(_down(hands))  # three in a row from here
-    sequences = starts | _up(starts) | _up(_up(starts))
-    left = hands & ~sequences
-    clubs, diamonds, hearts, spades = ((left >> (suit * NUM_RANKS)) & _SUIT for suit in range(NUM_SUITS))
-    two = (clubs & diamonds) | ((clubs | diamonds) & (hearts | spades)) | (hearts & spades)
-    three = (clubs & diamonds & (hearts | spades)) | ((clubs | diamonds) & hearts & spades)
-    four_groups = (clubs & diamonds & hearts & spades) * RANK_ACROSS_SUITS
-    groups = (three * RANK_ACROSS_SUITS) & left
-    pairs = ((two & ~three) * RANK_ACROSS_SUITS) & left
-    loose = np.zeros_like(hands)
-    breaking = np.flatnonzero(_ranks(pairs) & _ranks(sequences))
-    if len(breaking):
-        kept, broken, loose_cards = _break_sequences(sequences[breaking], pairs[breaking])
-        sequences[breaking] = kept
-        groups[breaking] |= broken
-        pairs[breaking] &= ~broken
-        loose[breaking] = loose_cards
-    # The cards left never hold three in a row: two are a partial sequence, one is deadwood.
-    rest = (left & ~groups & ~pairs) | loose
-    partial_sequences = rest & (_up(rest) | _down(rest))
-    four = sequences & _down(sequences) & _down(_down(sequences)) & _down(_down(_down(sequences)))
-    return Organized(
-        sequences=sequences,
-        groups=groups,
-        partial_groups=pairs,
-        partial_sequences=partial_sequences,
-        deadwood=rest & ~partial_sequences,
-        long_sequences=four | _up(four) | _up(_up(four)) | _up(_up(_up(four))),
-        four_groups=four_groups,
-    )
+    """``rules.organize`` of each hand (int64 card masks), exactly, by category: ``organize_hand`` of each."""
+    hands = np.ascontiguousarray(hands, dtype=np.int64)
+    categories = np.empty((len(Organized.__dataclass_fields__), len(hands)), dtype=np.int64)
+    _organize_rows(hands, categories)
+    return Organized(*categories)
 
 
-def draws(hand: np.ndarray, top_discard: np.ndarray) -> np.ndarray:
-    """``choose_draw`` of each row: ``DRAW_DISCARD`` when the face-up card completes a partial set,
-    adds to a meld, or pairs with a deadwood card while there are two or more, else ``DRAW_STOCK``."""
-    organized = organize_masks(hand)
-    top = np.asarray(top_discard, dtype=np.int64)
-    rank = top % NUM_RANKS  # as ``rank_of``, also of no card (-1): its rank tests still run
-    card = np.where(top >= 0, _ONE << np.maximum(top, 0), 0)  # no card is of no suit
-    same_rank = (_ranks(organized.partial_groups | organized.groups) >> rank) & 1 == 1
-    next_in_suit = card & melds.rank_neighbours(organized.partial_sequences | organized.sequences) != 0
-    deadwood = organized.deadwood
-    pairs_dead = ((_ranks(deadwood) >> rank) & 1 == 1) | (card & melds.rank_neighbours(deadwood) != 0)
-    takes = same_rank | next_in_suit | (pairs_dead & (np.bitwise_count(deadwood) > 1))
-    return np.where(takes, DRAW_DISCARD, DRAW_STOCK).astype(np.int64)
-
-
-def discards(hand: np.ndarray, taken: np.ndarray) -> np.ndarray:
-    """``choose_discard`` of each row as an action: the highest card (rank, then suit) of the first
-    category holding one but the card ``taken`` (-1 for none), knocking with it when the ten cards
-    left organize to an unmatched value of 10 or less."""
-    hand = np.asarray(hand, dtype=np.int64)
-    taken = np.asarray(taken, dtype=np.int64)
-    organized = organize_masks(hand)
-    allowed = ~np.where(taken >= 0, _ONE << np.maximum(taken, 0), 0)
-    candidates = np.zeros_like(hand)
-    for category in (
-        organized.deadwood,
-        organized.partial_groups | organized.partial_sequences,
-        organized.long_sequences,
-        organized.four_groups,
-    ):
-        candidates = np.where(candidates == 0, category & allowed, candidates)
-    if not candidates.all():
-        raise ValueError(f"no card to throw from hand {int(hand[np.argmin(candidates != 0)])}")
-    # The card value rises with the rank, so the highest value, then rank, is the highest rank.
-    rank = _highest_bit(_ranks(candidates))
-    card = rank + _highest_bit((candidates >> rank) & RANK_ACROSS_SUITS)
-    left = organize_masks(hand & ~(_ONE << card))
-    knocks = melds.cards_value(left.unmatched) <= rules.KNOCK_LIMIT
-    return card + KNOCK * knocks
+@numba.njit(cache=True, nogil=True)
+def _organize_rows(hands, categories):
+    """``categories[:, row]``: ``organize_hand`` of each hand."""
+    for row in range(hands.shape[0]):
+        organized = organize_hand(hands[row])
+        for category in range(categories.shape[0]):
+            categories[category, row] = organized[category]
 
 
 @register("ginrummy", "cs340")
 class CS340:
     """The CS 340 spec's computer player: organize, draw by its three checks, throw the highest unmatched card."""
 
+    compiled: CompiledPolicy = compiled_policy(cs340)
+
     def choose(self, observation: Observation) -> np.ndarray:
         """One action per row of the batch, as ``cs340_action`` of each row."""
-        return by_phase(
-            observation,
-            lambda o: draws(o.hand, o.top_discard),
-            lambda o: discards(o.hand, o.taken),
-        )
+        return choose_compiled(self.compiled, observation)

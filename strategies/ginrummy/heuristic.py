@@ -20,35 +20,122 @@ pile a card it threw this hand (``Observation.threw``): without that, two player
 throws can circle forever without the stock shrinking. It keeps no state: the same observation
 always gets the same choice.
 
-The whole batch is decided at once, with no loop over its rows: the deadwood after each throw is
-``sim.ginrummy.melds``' ``discard_deadwoods`` (for a draw, of the hand with the face-up card), and
-the outs and dangers of every legal throw of every row, side by side in an (n, 11) array, are shifts
-and masks of int64 card masks (``strategies.ginrummy.batch``). A throw's score is added up as the
-per-row player this replaced added it (the same float operations in the same order), so that the
-same throws tie and the same tie-break settles them.
+It is a compiled policy (``heuristic``): the deadwood after each throw is
+``sim.ginrummy.melds.hand_deadwood`` of the hand less that card (for a draw, of the hand with the
+face-up card), and the outs and dangers of a throw are shifts and masks of int64 card masks
+(``strategies.ginrummy.batch``). A throw's score is added up as the per-row player this replaced
+added it (the same float operations in the same order), so that the same throws tie and the same
+tie-break settles them.
 """
 
 from __future__ import annotations
 
 from typing import Annotated
 
+import numba
 import numpy as np
 
+from sim.api import CompiledPolicy
 from sim.cards import ALL_CARDS_MASK
-from sim.ginrummy import melds, rules
-from sim.ginrummy.observation import DRAW_DISCARD, DRAW_STOCK, KNOCK, Observation
+from sim.ginrummy import rules
+from sim.ginrummy.melds import hand_deadwood, mask_count
+from sim.ginrummy.observation import (
+    DRAW_DISCARD,
+    DRAW_STOCK,
+    KNOCK,
+    POLICY,
+    Observation,
+    Phase,
+    choose_compiled,
+    compiled_policy,
+)
 from strategies import Between, register
-from strategies.ginrummy.batch import by_phase, cards_of, has_card, legal_cards, lowest_throw, meld_outs, near
+from strategies.ginrummy.batch import CARD_VALUES, THROW_ORDER, meld_outs, near
 
 # Far beyond any weight worth trying; larger ones overflow the throws' scores to infinities, whose
-# differences (inf - inf) are nan, and argmin over nan picks no card at all.
+# differences (inf - inf) are nan, and no throw scores lowest at all.
 MAX_WEIGHT = 1e6
 Weight = Annotated[float, Between(-MAX_WEIGHT, MAX_WEIGHT)]
+_DRAW = int(Phase.DRAW)
 
 
-def outs(hands: np.ndarray, unseen: np.ndarray) -> np.ndarray:
-    """How many ``unseen`` cards would join a meld with each hand: its chances to improve."""
-    return np.bitwise_count(meld_outs(hands) & unseen).astype(np.int64)  # times any weight, as Python's ints
+@numba.njit(cache=True, nogil=True)
+def draw(hand: int, top_discard: int, threw: int, take_gain: float) -> int:
+    """Take the face-up card when the best throw after it leaves ``take_gain`` less deadwood than
+    the hand has, unless the seat threw it."""
+    if top_discard < 0 or threw >> top_discard & 1:
+        return DRAW_STOCK
+    with_top = hand | (1 << top_discard)
+    # A face-up card in no meld with the hand stays deadwood whatever is thrown, so throwing card x
+    # gains at most x's value less the face-up card's: throws that cannot gain enough go untried.
+    joins = meld_outs(hand) >> top_discard & 1
+    before = hand_deadwood(hand)
+    throws = hand  # the face-up card is not thrown back
+    while throws:
+        bit = throws & -throws
+        throws ^= bit
+        if not joins and CARD_VALUES[mask_count(bit - 1)] - CARD_VALUES[top_discard] < take_gain:
+            continue
+        if before - hand_deadwood(with_top ^ bit) >= take_gain:
+            return DRAW_DISCARD
+    return DRAW_STOCK
+
+
+@numba.njit(cache=True, nogil=True)
+def should_knock(left: int, stock: int, gin_hold: float, patience: float, early_knock: float, late: float) -> bool:
+    """Whether to knock with ``left`` deadwood after the throw and ``stock`` cards in the stock."""
+    if left == 0:
+        return True
+    holds_for_gin = left <= gin_hold and stock > patience
+    holds_for_less = left > early_knock and stock > late
+    return left <= rules.KNOCK_LIMIT and not holds_for_gin and not holds_for_less
+
+
+@numba.njit(cache=True, nogil=True)
+def danger(
+    card: int, feeding: int, close: int, safe: int, feed_cost: float, near_cost: float, safe_bonus: float
+) -> float:
+    """How likely ``card`` helps the opponent: ``feed_cost`` if it would join a meld with cards the
+    opponent took (``feeding``), else ``near_cost`` if it is near one of them (``close``), nothing
+    otherwise; less ``safe_bonus`` if it is near a card the opponent threw (``safe``)."""
+    cost = 0.0
+    if feeding >> card & 1:
+        cost = feed_cost
+    elif close >> card & 1:
+        cost = near_cost
+    return cost - (safe_bonus if safe >> card & 1 else 0.0)
+
+
+@numba.njit(POLICY.signature, cache=True, nogil=True)
+def heuristic(
+    phase, hand, top_discard, discard_pile, took, opponent_took, threw, opponent_threw, taken, stock_size, settings
+):  # fmt: skip
+    """Draw: ``draw``. Discard: knock with the throw leaving the least deadwood when ``should_knock``
+    says so, else throw the card of the lowest ``deadwood left - out_weight * outs + danger``;
+    ``settings`` are ``Heuristic``'s in its order."""
+    take_gain, out_weight, feed_cost, near_cost, safe_bonus, gin_hold, patience, early_knock, late = settings[:9]
+    if phase == _DRAW:
+        return draw(hand, top_discard, threw, take_gain)
+    unseen = ALL_CARDS_MASK & ~hand & ~discard_pile & ~opponent_took
+    feeding, close, safe = meld_outs(opponent_took), near(opponent_took, 2), near(opponent_threw, 1)
+    best, best_left = -1, 0
+    throw, throw_score = -1, 0.0
+    throws = hand & ~(np.int64(1) << taken) if taken >= 0 else hand
+    while throws:
+        bit = throws & -throws
+        throws ^= bit
+        card = mask_count(bit - 1)
+        left = hand_deadwood(hand ^ bit)
+        if best < 0 or left < best_left or (left == best_left and THROW_ORDER[card] < THROW_ORDER[best]):
+            best, best_left = card, left
+        outs = mask_count(meld_outs(hand ^ bit) & unseen)
+        score = left - out_weight * outs + danger(card, feeding, close, safe, feed_cost, near_cost, safe_bonus)
+        if throw < 0 or score < throw_score or (score == throw_score and THROW_ORDER[card] < THROW_ORDER[throw]):
+            throw, throw_score = card, score
+    # The knock is legal as the least deadwood is within the limit; whether to knock is should_knock's.
+    if best_left <= rules.KNOCK_LIMIT and should_knock(best_left, stock_size, gin_hold, patience, early_knock, late):
+        return KNOCK + best
+    return throw
 
 
 class Heuristic:
@@ -75,75 +162,12 @@ class Heuristic:
         self.patience = patience
         self.early_knock = early_knock
         self.late = late
-
-    # ------------------------------------------------------------------ pieces
-
-    def danger(self, cards: np.ndarray, took: np.ndarray, threw: np.ndarray) -> np.ndarray:
-        """(n, k) how likely each of ``cards`` ((n, k) card ids) helps the opponent, from the cards it
-        took and threw."""
-        feeding, close, safe = (has_card(mask, cards) for mask in (meld_outs(took), near(took, 2), near(threw, 1)))
-        # As the scalar player added them up: nothing or one of the two costs, less the bonus.
-        cost = np.where(feeding, self.feed_cost, np.where(close, self.near_cost, 0.0))
-        return cost - np.where(safe, self.safe_bonus, 0.0)
-
-    def throw_scores(
-        self,
-        hand: np.ndarray,
-        cards: np.ndarray,
-        left: np.ndarray,
-        unseen: np.ndarray,
-        took: np.ndarray,
-        threw: np.ndarray,
-    ) -> np.ndarray:
-        """(n, k) ``deadwood left - out_weight * outs + danger`` of throwing each of ``cards`` ((n, k)
-        card ids, ``left`` the deadwood each leaves), in that order, so that scores equal for the scalar
-        player are equal here."""
-        kept = hand[:, None] & ~(np.int64(1) << np.maximum(cards, 0))
-        return left - self.out_weight * outs(kept, unseen[:, None]) + self.danger(cards, took, threw)
-
-    def should_knock(self, left_deadwood: np.ndarray, stock: np.ndarray) -> np.ndarray:
-        """Whether to knock with ``left_deadwood`` after the throw and ``stock`` cards in the stock."""
-        holds_for_gin = (left_deadwood <= self.gin_hold) & (stock > self.patience)
-        holds_for_less = (left_deadwood > self.early_knock) & (stock > self.late)
-        return (left_deadwood == 0) | ((left_deadwood <= rules.KNOCK_LIMIT) & ~holds_for_gin & ~holds_for_less)
-
-    # ------------------------------------------------------------------ decisions
-
-    def draw(self, hand: np.ndarray, top_discard: np.ndarray, thrown: np.ndarray) -> np.ndarray:
-        """Take the face-up card when the best throw after it leaves ``take_gain`` less deadwood than
-        the hand has, unless the seat threw it."""
-        top = np.asarray(top_discard, dtype=np.int64)
-        face_up = top >= 0
-        top = np.maximum(top, 0)
-        bit = (np.int64(1) << top) * face_up
-        # The hand with the face-up card, less each card: less the face-up card, it is the hand.
-        left = melds.discard_deadwoods(hand | bit)
-        rows = np.arange(len(top))
-        before = left[rows, top]
-        left[rows, top] = melds.NOT_HELD  # the face-up card is not thrown back
-        takes = face_up & (thrown & bit == 0) & (before - left.min(axis=1) >= self.take_gain)
-        return DRAW_STOCK + (DRAW_DISCARD - DRAW_STOCK) * takes
-
-    def discard(self, observation: Observation) -> np.ndarray:
-        """Knock with the throw leaving the least deadwood when ``should_knock`` says so, else throw
-        the card of the lowest ``throw_scores``."""
-        o = observation
-        hand, took = o.hand, o.opponent_took
-        cards = cards_of(legal_cards(o.legal))  # (n, k) the legal throws, -1 past a row's last
-        throwable = cards >= 0
-        rows = np.arange(len(cards))
-        left = np.where(throwable, melds.discard_deadwoods(hand)[rows[:, None], cards], melds.NOT_HELD)
-        best = lowest_throw(left, cards)
-        # The least deadwood a throw leaves is that of ``best``.
-        knocks = o.legal[rows, KNOCK + best] & self.should_knock(left.min(axis=1), o.stock_size)
-        unseen = ALL_CARDS_MASK & ~hand & ~o.discard_pile & ~took
-        scores = self.throw_scores(hand, cards, left, unseen, took, o.opponent_threw)
-        throw = lowest_throw(np.where(throwable, scores, np.inf), cards)
-        return throw + (KNOCK + best - throw) * knocks
+        settings = (take_gain, out_weight, feed_cost, near_cost, safe_bonus, gin_hold, patience, early_knock, late)
+        self.compiled: CompiledPolicy = compiled_policy(heuristic, settings)
 
     def choose(self, observation: Observation) -> np.ndarray:
         """One action per row of the batch."""
-        return by_phase(observation, lambda o: self.draw(o.hand, o.top_discard, o.threw), self.discard)
+        return choose_compiled(self.compiled, observation)
 
 
 register("ginrummy", "heuristic")(Heuristic)

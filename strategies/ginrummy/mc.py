@@ -26,12 +26,14 @@ hands far worse than the ones a player keeps after many turns, and a lookahead i
 freely: on 300 deals with seats swapped, mc v heuristic scored -4.0 points a hand without
 inference, -1.2 keeping the best quarter, -0.5 the best sixteenth, +0.3 the best sixty-fourth.
 Worlds are judged in rounds and a decision stops once enough agree (``likeliest_keys``), so drawing
-more costs little where the opponent's throw is common; docs/ginrummy.md has the tuning.
+more costs little where the opponent's throw is common; docs/ginrummy.md has the tuning. With a
+compiled rollout policy the judging is one kernel (``_judge_worlds``) over the same keys.
 
-**The rollouts** play each world on from the decision (``sim.ginrummy.fast.play_from``); one
-wrapper plays both seats, the candidate at each rollout's first decision and the rollout policy
-after it. Randomness is drawn per decision from ``decision_rng(seed, round id, seat, phase, stock
-size, hand)``, so a decision does not depend on which others share the batch.
+**The rollouts** play each world on from the decision (``sim.ginrummy.fast.play_from``): the
+candidate is each rollout's scripted first decision and the rollout policy plays both seats after
+it, inside the compiled engine's kernel when the policy is compiled. Randomness is drawn per
+decision from ``decision_rng(seed, round id, seat, phase, stock size, hand)``, so a decision does
+not depend on which others share the batch.
 
 **The oracle hook** (``strategies.montecarlo.Truth``): the code running an evaluation makes
 ``truth_of(deals, round_ids)``, plays every seat with the strategies its ``watch`` returns (a deal
@@ -41,17 +43,19 @@ alone does not say what the opponent holds once cards have been taken from the p
 
 from __future__ import annotations
 
-import dataclasses
 from abc import abstractmethod
 from dataclasses import dataclass
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
+import numba
 import numpy as np
+from numba import types
 
 import strategies
+from sim import lockstep
 from sim.cards import ALL_CARDS_MASK, NUM_CARDS, bits_to_bools, bools_to_bits
-from sim.ginrummy import fast, melds, rules
-from sim.ginrummy.observation import DRAW_DISCARD, KNOCK, NONE, NUM_ACTIONS, Observation, Phase
+from sim.ginrummy import melds, rules
+from sim.ginrummy.observation import DRAW_DISCARD, KNOCK, NONE, NUM_ACTIONS, POLICY, SETTINGS, Observation, Phase
 from strategies import SEED_MAX, Between, NestedSpec, Strategy, register
 from strategies.montecarlo import (
     CARD_IDS,
@@ -64,13 +68,17 @@ from strategies.montecarlo import (
     likeliest_worlds,
 )
 
+if TYPE_CHECKING:
+    from sim.ginrummy.fast import HandStates
+
 SEATS = rules.NUM_PLAYERS
-ROLLOUT_BATCH = 16_384  # hands per fast-engine call: memory stays flat however many decisions share a batch
 MAX_SAMPLES = 100_000
 THROWS = 6  # the throws looked at besides the rollout policy's, by the least deadwood they leave (docs/ginrummy.md)
 MAX_OVERSAMPLE = 1_000
 INFERENCE_ROUND = 4  # worlds judged in the first round of inference, per world kept
+_DISCARD = int(Phase.DISCARD)
 _NOT_UNSEEN = 2.0  # a sort key above any uniform draw: seen cards sort after the unseen ones
+_KEY_SLOTS = 64  # a power of two above the 52 cards
 
 
 @dataclass(frozen=True)
@@ -92,11 +100,21 @@ def draw_keys(observation: Observation, rngs: list[np.random.Generator], samples
     """(n, samples, 52) a random sort key per card of each world, row ``r``'s from ``rngs[r]`` alone:
     uniform for the unseen cards, above every one of them for the others. The unseen cards in key
     order are the world's deal: the first ones complete the opponent's hand, the rest are the stock."""
-    size = len(observation)
-    keys = np.stack([rng.random((samples, NUM_CARDS)) for rng in rngs]) if size else np.zeros((0, samples, NUM_CARDS))
-    is_unseen = ((unseen_cards(observation)[:, None] >> CARD_IDS) & 1).astype(bool)
-    keys[~np.broadcast_to(is_unseen[:, None, :], keys.shape)] = _NOT_UNSEEN
+    return seen_last(observation, uniform_keys(rngs, samples))
+
+
+def uniform_keys(rngs: list[np.random.Generator], samples: int) -> np.ndarray:
+    """(n, samples, 52) a uniform key per card of each world, row ``r``'s from ``rngs[r]`` alone."""
+    keys = np.empty((len(rngs), samples, NUM_CARDS))
+    for row, rng in enumerate(rngs):
+        rng.random(out=keys[row])
     return keys
+
+
+def seen_last(observation: Observation, keys: np.ndarray) -> np.ndarray:
+    """``keys`` (n, w, 52) with the cards each deciding seat has seen keyed above every unseen one."""
+    is_unseen = ((unseen_cards(observation)[:, None] >> CARD_IDS) & 1).astype(bool)
+    return np.where(is_unseen[:, None, :], keys, _NOT_UNSEEN)
 
 
 def missing_cards(observation: Observation) -> np.ndarray:
@@ -143,8 +161,12 @@ def pile_order(discard_pile: np.ndarray, top_discard: np.ndarray) -> tuple[np.nd
     return order, in_pile.sum(axis=1)
 
 
-def rollout_states(deciders: Observation, rollouts: Rollouts, worlds: Worlds) -> fast.HandStates:
+def rollout_states(deciders: Observation, rollouts: Rollouts, worlds: Worlds) -> HandStates:
     """The hand states the rollouts start from: their decision's observation in their world."""
+    # Imported here, as in roll_out: the programs that seat mc load this module, and need the
+    # engine's kernels only once a rollout runs.
+    from sim.ginrummy import fast
+
     decision, world = rollouts.decision, rollouts.world
     o = deciders.take(decision)
     seat = o.seat.astype(np.int64)
@@ -169,7 +191,7 @@ def rollout_states(deciders: Observation, rollouts: Rollouts, worlds: Worlds) ->
         took=took,
         threw=threw,
         taken=o.taken,
-        round_id=np.zeros(len(decision), dtype=np.int64),  # numbered per rollout batch
+        round_id=np.zeros(len(decision), dtype=np.int64),  # rollouts are no hand of the run
         scores=o.scores,
     )
 
@@ -221,28 +243,82 @@ def throw_mismatches(observation: Observation, opponents: np.ndarray, policy: St
     return mismatches
 
 
-class ForcedFirst:
-    """Plays rollout hands numbered ``0 .. m - 1``: each one's first decision is its candidate, every
-    later one the rollout policy's."""
+def judged_worlds(observation: Observation, keys: np.ndarray, policy: Strategy) -> np.ndarray:
+    """(d, w) ``throw_mismatches`` of the worlds of uniform ``keys`` (d, w, 52): in one compiled
+    kernel when ``policy`` has a compiled policy, which it calls world by world."""
+    compiled = getattr(policy, "compiled", None)
+    if compiled is None:
+        return throw_mismatches(observation, opponent_hands(observation, seen_last(observation, keys)), policy)
+    mismatches = np.empty(keys.shape[:2], dtype=bool)
+    o = observation
+    # What the opponent saw when it threw: the seat's view now, less its last throw.
+    stock_size = o.stock_size + (o.taken == NONE) * (o.phase == Phase.DISCARD)
+    rows = (
+        unseen_cards(o), missing_cards(o), last_throws(o), o.discard_pile, o.took, o.opponent_took, o.threw,
+        o.opponent_threw, stock_size,
+    )  # fmt: skip
+    _JUDGE_WORLDS_ENTRY(
+        np.ascontiguousarray(keys, dtype=np.float64),
+        *(np.ascontiguousarray(values, dtype=np.int64) for values in rows),
+        lockstep.policy_address(compiled.function, POLICY.signature),
+        compiled.arguments,
+        mismatches,
+    )
+    return mismatches
 
-    name = "mc rollout"
 
-    def __init__(self, candidates: np.ndarray, policy: Strategy) -> None:
-        self.candidates = candidates
-        self.policy = policy
-        self.started = np.zeros(len(candidates), dtype=bool)
+_ROW = types.Array(types.int64, 1, "C", readonly=True)
 
-    def choose(self, observation: Observation) -> np.ndarray:
-        index = np.asarray(observation.round_id, dtype=np.int64)
-        first = ~self.started.take(index)
-        if not first.any():
-            return np.asarray(self.policy.choose(observation), dtype=np.int64)
-        self.started[index] = True
-        chosen = self.candidates.take(index)
-        later = np.flatnonzero(~first)
-        if later.size:
-            chosen[later] = self.policy.choose(observation.take(later))
-        return chosen
+
+_JUDGE_WORLDS = types.void(
+    types.Array(types.float64, 3, "C", readonly=True), *(_ROW,) * 9, POLICY, SETTINGS, types.boolean[:, :]
+)
+
+
+@numba.njit(_JUDGE_WORLDS, cache=True, nogil=True)
+def _judge_worlds(
+    keys, unseen, missing, last, discard_pile, took, opponent_took, threw, opponent_threw, stock_size, policy,
+    settings, mismatches,
+):  # fmt: skip
+    """``mismatches[row, world]``: whether ``policy``, holding the world's opponent hand (the unseen
+    cards of the ``missing[row]`` least keys, and the cards it took) and its last throw, would do
+    anything but throw that card again, as ``throw_mismatches`` judges (never before it has thrown)."""
+    cards = np.empty(NUM_CARDS, dtype=np.int64)  # the row's unseen cards
+    # Their keys in one world, then keys above any: a loop of a fixed length over them is a few
+    # vector instructions, where keeping the least keys in order mispredicts its branches.
+    world_keys = np.empty(_KEY_SLOTS)
+    for row in range(keys.shape[0]):
+        thrown = last[row]
+        if thrown == NONE:
+            mismatches[row, :] = False
+            continue
+        bit = np.int64(1) << thrown
+        wanted = missing[row]
+        count = 0
+        for card in range(NUM_CARDS):
+            if unseen[row] >> card & 1:
+                cards[count] = card
+                count += 1
+        world_keys[count:] = _NOT_UNSEEN
+        for world in range(keys.shape[1]):
+            for index in range(count):
+                world_keys[index] = keys[row, world, cards[index]]
+            hand = opponent_took[row] | bit
+            for index in range(count):
+                # Dealt when fewer than ``wanted`` keys are below its own: its key is at most the
+                # wanted-th least, as opponent_hands deals them (ties alike).
+                key, below = world_keys[index], 0
+                for other in range(_KEY_SLOTS):
+                    below += np.int64(world_keys[other] < key)
+                hand |= np.int64(below < wanted) << cards[index]
+            action = policy(
+                _DISCARD, hand, NONE, discard_pile[row] & ~bit, opponent_took[row], took[row],
+                opponent_threw[row] & ~bit, threw[row], NONE, stock_size[row], settings,
+            )  # fmt: skip
+            mismatches[row, world] = action != thrown
+
+
+_JUDGE_WORLDS_ENTRY = lockstep.entry_point(_judge_worlds, _JUDGE_WORLDS)
 
 
 def decision_keys(observation: Observation) -> list[tuple[int, ...]]:
@@ -280,17 +356,15 @@ class GinLookahead(SlotLookahead):
     def roll_out(self, observation: Observation, deciding: np.ndarray, rollouts: Rollouts) -> np.ndarray:
         deciders = observation.take(deciding)
         states = rollout_states(deciders, rollouts, self.worlds(deciders))
-        count = len(states.mover)
-        points = np.empty((count, SEATS), dtype=np.int64)
-        for start in range(0, count, ROLLOUT_BATCH):
-            batch = np.arange(start, min(start + ROLLOUT_BATCH, count))
-            # Numbered 0 .. m - 1: ForcedFirst finds a hand's candidate by its id.
-            part = dataclasses.replace(states.take(batch), round_id=np.arange(len(batch), dtype=np.int64))
-            player = ForcedFirst(rollouts.candidate[batch], self.policy)
-            points[batch] = fast.play_from(part, [player] * SEATS).points
+        # Each rollout's first decision is its candidate and the rollout policy plays on: on the
+        # compiled engine, one kernel call when the policy is compiled.
+        script = np.asarray(rollouts.candidate, dtype=np.int64)[:, None]
+        from sim.ginrummy import fast  # see rollout_states
+
+        points = fast.play_from(states, [self.policy] * SEATS, script, np.ones(len(script), dtype=np.int64)).points
         return self.values(states, points)
 
-    def values(self, states: fast.HandStates, points: np.ndarray) -> np.ndarray:
+    def values(self, states: HandStates, points: np.ndarray) -> np.ndarray:
         """(m,) the deciding seat's value of each rollout from the hand's points (m, 2) by seat: ours
         minus the opponent's."""
         rows, seat = np.arange(len(points)), states.mover
@@ -340,10 +414,8 @@ class MonteCarloLookahead(GinLookahead):
         pending, start, size = np.arange(len(observation)), 0, min(drawn, INFERENCE_ROUND * samples)
         while pending.size:
             judged = observation.take(pending)
-            keys = draw_keys(judged, [rngs[row] for row in pending], size)
-            mismatches[pending, start : start + size] = throw_mismatches(
-                judged, opponent_hands(judged, keys), self.policy
-            )
+            keys = uniform_keys([rngs[row] for row in pending], size)
+            mismatches[pending, start : start + size] = judged_worlds(judged, keys, self.policy)
             rounds.append((pending, start, keys))
             start += size
             agreeing = (~mismatches[pending, :start]).sum(axis=1)
@@ -355,7 +427,7 @@ class MonteCarloLookahead(GinLookahead):
             in_round = (kept[rows] >= first) & (kept[rows] < first + keys.shape[1])
             row, slot = np.nonzero(in_round)
             chosen[rows[row], slot] = keys[row, kept[rows[row], slot] - first]
-        return chosen
+        return seen_last(observation, chosen)
 
 
 class HandTruth(Truth):

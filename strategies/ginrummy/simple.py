@@ -6,33 +6,47 @@ Like the heuristic, it never takes back from the pile a card it threw this hand:
 simple players can pass the same cards to and fro forever, the stock never shrinking (deal 416,670
 of seed 5 did: three fives went round and round).
 
-The whole batch is decided at once: the face-up card is tested against the hand's ``meld_outs``
-(``strategies.ginrummy.batch``) and the throw is ``sim.ginrummy.melds.best_discards`` of the legal
-discards."""
+It is a compiled policy (``simple``): the face-up card is tested against the hand's ``meld_outs``
+(``strategies.ginrummy.batch``) and the throw is ``sim.ginrummy.melds.hand_best_discard`` of the
+legal discards."""
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 
-from sim.ginrummy import melds
-from sim.ginrummy.observation import DRAW_DISCARD, DRAW_STOCK, KNOCK, Observation
+from sim.api import CompiledPolicy
+from sim.ginrummy import rules
+from sim.ginrummy.melds import hand_best_discard
+from sim.ginrummy.observation import (
+    DRAW_DISCARD,
+    DRAW_STOCK,
+    KNOCK,
+    POLICY,
+    Observation,
+    Phase,
+    choose_compiled,
+    compiled_policy,
+)
 from strategies import register
-from strategies.ginrummy.batch import by_phase, legal_cards, meld_outs
+from strategies.ginrummy.batch import meld_outs
+
+_DRAW = int(Phase.DRAW)
 
 
-def draws(hand: np.ndarray, top_discard: np.ndarray, threw: np.ndarray) -> np.ndarray:
-    """``DRAW_DISCARD`` where the face-up card would sit in a meld with the hand and the seat did not
-    throw it, else ``DRAW_STOCK``."""
-    top = np.asarray(top_discard, dtype=np.int64)
-    joins = ((meld_outs(hand) & ~threw) >> np.maximum(top, 0)) & (top >= 0)  # no face-up card: the stock
-    return DRAW_STOCK + (DRAW_DISCARD - DRAW_STOCK) * joins
-
-
-def discards(hand: np.ndarray, legal: np.ndarray) -> np.ndarray:
-    """The legal discard leaving the least deadwood, knocking with it when that is legal."""
-    cards = melds.best_discards(hand, legal_cards(legal))[0]
-    knocks = legal[np.arange(len(cards)), KNOCK + cards]
-    return cards + KNOCK * knocks
+@numba.njit(POLICY.signature, cache=True, nogil=True)
+def simple(
+    phase, hand, top_discard, discard_pile, took, opponent_took, threw, opponent_threw, taken, stock_size, settings
+):  # fmt: skip
+    """Draw: ``DRAW_DISCARD`` where the face-up card would sit in a meld with the hand and the seat
+    did not throw it. Discard: the legal throw leaving the least deadwood, knocking with it when
+    that is legal."""
+    if phase == _DRAW:
+        joins = top_discard >= 0 and (meld_outs(hand) & ~threw) >> top_discard & 1
+        return DRAW_DISCARD if joins else DRAW_STOCK
+    allowed = ~(np.int64(1) << taken) if taken >= 0 else np.int64(-1)
+    card, left = hand_best_discard(hand, allowed)
+    return card + KNOCK if left <= rules.KNOCK_LIMIT else card
 
 
 @register("ginrummy", "simple")
@@ -40,10 +54,8 @@ class Simple:
     """Baseline: take the face-up card only into a meld (never one it threw), throw for the least
     deadwood, knock at once."""
 
+    compiled: CompiledPolicy = compiled_policy(simple)
+
     def choose(self, observation: Observation) -> np.ndarray:
         """One action per row of the batch."""
-        return by_phase(
-            observation,
-            lambda o: draws(o.hand, o.top_discard, o.threw),
-            lambda o: discards(o.hand, o.legal),
-        )
+        return choose_compiled(self.compiled, observation)

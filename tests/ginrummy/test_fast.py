@@ -14,6 +14,7 @@ from sim.crosscheck import crosscheck
 from sim.ginrummy import fast, melds, rules
 from sim.ginrummy.engine import best_melds, layout
 from sim.ginrummy.game import GAME
+from sim.ginrummy.melds import knock_points
 from sim.ginrummy.observation import DRAW_DISCARD, KNOCK, NONE, Phase
 from tests.keeper import Keeper
 
@@ -155,7 +156,7 @@ def test_a_knocked_hand_scores_as_the_rules_lay_it_down(pack, melds, defender_ne
         left = rules.lay_off(left, knocker_layout.melds)[1]
     score = rules.score_knock(0, knocker_deadwood, rules.cards_value(left))
     expected = [score.points if seat == score.winner else 0 for seat in range(2)]
-    assert fast._knock_points(np.array([knocker]), np.array([defender]))[0].tolist() == expected
+    assert list(knock_points(knocker, defender)) == expected
 
 
 def test_blocks_of_any_size_play_alike():
@@ -246,3 +247,35 @@ def test_hands_that_never_end_are_an_error_not_a_hang(monkeypatch):
     monkeypatch.setattr(fast, "MAX_TURNS", 60)
     with pytest.raises(fast.EndlessHand, match="went on for 60 turns"):
         fast.play_rounds(GAME.deals(3, 0, 4), [AlwaysThePile()] * 2)
+
+
+class ThroughChoose:
+    """A built-in strategy asked in Python, through its ``choose``, rather than through its compiled
+    policy inside the kernel."""
+
+    compiled = None
+
+    def __init__(self, strategy):
+        self.strategy = strategy
+
+    def choose(self, observation):
+        return self.strategy.choose(observation)
+
+
+TUNED = "heuristic:take_gain=2,gin_hold=4,patience=12,early_knock=6,late=15"
+
+
+LINEUPS = [("cs340", "cs340"), ("simple", "simple"), ("heuristic", "heuristic"), (TUNED, "simple")]
+
+
+@pytest.mark.parametrize("lineup", LINEUPS)
+def test_compiled_policies_play_in_the_kernel_as_their_choose_plays(lineup):
+    """Seated through their compiled policies (called in the kernel) or through their ``choose`` (the
+    kernel pausing for Python), the built-in strategies score alike on every deal, each seat alone
+    or both (the crosscheck compares the Python path's actions with the reference engine's)."""
+    players = [strategies.get("ginrummy", spec) for spec in lineup]
+    deals = GAME.deals(31, 0, 2_000)
+    in_kernel = fast.play_rounds(deals, players).points
+    for asked_in_python in ([0, 1], [0], [1]):
+        seated = [ThroughChoose(player) if seat in asked_in_python else player for seat, player in enumerate(players)]
+        assert np.array_equal(fast.play_rounds(deals, seated).points, in_kernel)
