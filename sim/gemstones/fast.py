@@ -1,116 +1,109 @@
-"""The vectorized Gemstones engine: many games at once on numpy arrays.
+"""The compiled Gemstones engine: many games at once, each played by numba kernels row by row.
 
-A batch of games is a ``GameStates`` record, one row per game, and the engine is three functions
-over it, as pgx writes a game: ``deal`` makes the rows of new games, ``observe`` gives the mover's
-``Observation`` of chosen rows, ``apply`` takes one action in every row and moves each game on to
-its next decision. Every row is always at a decision (or over), whatever step of its turn it is
-at: one strategy call answers the decision of every game whose mover it plays, each row carrying
-its own ``Phase``. Between two decisions a game goes through the steps that need no choice (draws,
-the pull from the discard pile, the end of the turn, the next turn's start) as the reference engine
-does (``sim.gemstones.engine``), one vectorized pass over the rows at each step. ``play_rounds``,
-``play_games`` and ``play_from`` play games to their end a block at a time; games that end leave
-the block's arrays, which are gathered down to the games still going.
+A batch of games is a ``GameStates`` record, one row per game, and the engine is functions over it,
+as pgx writes a game: ``deal`` makes the rows of new games, ``observe`` gives the mover's
+``Observation`` of chosen rows, ``apply`` takes one action in each row and moves each game on to its
+next decision. Every row is always at a decision (or over), whatever step of its turn it is at.
+Between two decisions a game goes through the steps that need no choice (draws, the pull from the
+discard pile, the end of the turn, the next turn's start) as the reference engine does
+(``sim.gemstones.engine``): ``_go_on`` is its turn written as a loop over those steps, each step a
+small function of one row that returns the step after it.
+
+``play_rounds``, ``play_games``, ``play_on`` and ``play_from`` play games to their end (or for some
+turns). A strategy with a compiled policy (``strategy.compiled``, a ``CompiledPolicy``) is called
+inside the kernel, so a lineup of such strategies plays a whole block of games in one kernel call.
+Any other strategy is asked in Python: the kernel plays every game up to its next decision by such a
+seat, the strategy gets those games as one ``Observation`` batch, and the kernel resumes with its
+answers. Every action, compiled or not, is checked; an illegal one raises ``StrategyFault`` naming
+the strategy and the decision, so it never becomes a result.
 
 **Layout.** Stones are ids 0..7 (``rules.STONES``), ``NONE`` marks an empty place. The deck holds
 its cards in its first ``deck_size`` columns and is drawn from the last of them (the reference's
 list, popped from its end). A hand is the ordered row ``hands[g, seat]``: front card in column 0,
-drawn cards appended after the last; a play shifts the row left by one. (A head index would save
-that shift, but every decision's observation reads the hand front first: a play is far rarer.)
-The trade area keeps its cards in the order they came, a chained card leaving a ``NONE`` hole, so
-the leftovers reach the discard pile in trade-area order; it widens when the discard pile's pull
-brings more cards than it has columns. The discard pile is bottom first, ``NONE`` past its top.
+drawn cards appended after the last. The trade area keeps its cards in the order they came, a
+chained card leaving a ``NONE`` hole, so the leftovers reach the discard pile in trade-area order;
+it is empty whenever it is filled, and ``TRADE_WIDTH`` columns hold any pull from the discard pile.
+The discard pile is bottom first, ``NONE`` past its top.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections import namedtuple
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numba
 import numpy as np
+from numba import types
 
-from sim.api import ArrayRecord, Strategy, round_ids
+from sim import lockstep
+from sim.api import MAX_POLICY_SETTINGS, ArrayRecord, Strategy, round_ids
 from sim.cards import bits_to_bools
 from sim.games import DealSource, GamesResult, RoundsResult
 from sim.gemstones import rules
-from sim.gemstones.engine import DEFAULT_VARIANTS, NUM_PLAYERS, Variants
+from sim.gemstones.engine import DEFAULT_VARIANTS, NUM_PLAYERS, SOLD_CARDS_RULES, Variants
 from sim.gemstones.observation import (
     BUY,
     CHAIN,
+    COINS,
     DISCARD,
     NONE,
     NUM_ACTIONS,
     PASS,
     PLAY,
+    POLICY,
     SELL,
     Observation,
     Phase,
 )
-from sim.lockstep import DealError, Players, choose_checked
+from sim.lockstep import DealError
 
-__all__ = ["GameStates", "apply", "deal", "observe", "play_from", "play_games", "play_on", "play_rounds", "stacked"]
+__all__ = [
+    "COINS",
+    "GameStates",
+    "apply",
+    "deal",
+    "observe",
+    "play_from",
+    "play_games",
+    "play_on",
+    "play_rounds",
+    "stacked",
+]
 
 BLOCK_SIZE = 32768  # games played together: memory stays flat however many are asked for
-TRADE_WIDTH = 8  # trade-area columns a block starts with; it widens when a pull needs more
+TRADE_WIDTH = rules.NUM_CARDS  # the trade area never holds more cards than the game has
 SEATS = NUM_PLAYERS
 NUM_STONES = rules.NUM_STONES
 HAND_WIDTH = rules.HAND_WIDTH
-
-# [stone, length] the coins a chain sells for (a chain never holds more than its stone's cards).
-COINS = np.array(
-    [[rules.chain_value(stone, length) for length in range(rules.NUM_CARDS + 1)] for stone in range(NUM_STONES)],
-    dtype=np.int64,
-)
-COINS.flags.writeable = False
-_SLOT_IDS = np.arange(rules.MAX_SLOTS)
-_HAND_COLUMNS = np.arange(HAND_WIDTH)
-_STONE_IDS = np.arange(NUM_STONES)
+MAX_SLOTS = rules.MAX_SLOTS
+NO_FAULT = -1
+NO_ACTION = -1
+NO_TURN_LIMIT = np.iinfo(np.int64).max
 # The deal: the deck is popped from its end, one card to each seat in turn, seat 0 first.
 _DEALT = np.arange(rules.NUM_CARDS - 1, rules.NUM_CARDS - 1 - SEATS * rules.HAND_SIZE, -1).reshape(
     rules.HAND_SIZE, SEATS
 )
+_STONE_IDS = np.arange(NUM_STONES)
 
-
-def _seat_slots(rows: np.ndarray, seats: np.ndarray) -> np.ndarray:
-    """(k, 3) the flat indexes (into a (n, 2, 3) chain array) of each row's seat's three slots."""
-    return (rows * SEATS + seats)[:, None] * rules.MAX_SLOTS + _SLOT_IDS
-
-
-class _Phase:
-    """``Phase``'s values as plain ints: numpy compares an array with an int many times faster than
-    with an IntEnum member, and reading a member of an IntEnum class is slow too."""
-
-    BUY, OFFER, PLAY_FIRST, PLAY_SECOND, DISCARD, TRADE, SELL, OVER = (int(phase) for phase in Phase)
-
-
-class _Next:
-    """Where a game goes on between decisions: the steps without a choice (values above ``Phase``'s)."""
-
-    NEXT_TURN = 8
-    AFTER_BUY = 9
-    CONTINUE_OFFER = 10
-    OFFER_FIRST_PLAY = 11
-    OFFER_SECOND_PLAY = 12
-    OFFER_DISCARD = 13
-    FILL_TRADE_AREA = 14
-    CONTINUE_TRADE = 15
-    END_TURN = 16
-
-
-# [the step a card was placed in] where the game goes on (the reference's ``_after_placing``).
-_AFTER_PLACING = np.full(len(Phase), -1, dtype=np.int64)
-_AFTER_PLACING[[_Phase.OFFER, _Phase.PLAY_FIRST, _Phase.PLAY_SECOND, _Phase.TRADE]] = [
-    _Next.CONTINUE_OFFER,
-    _Next.OFFER_SECOND_PLAY,
-    _Next.OFFER_DISCARD,
-    _Next.CONTINUE_TRADE,
-]
-_PASSING = (_Phase.BUY, _Phase.OFFER, _Phase.PLAY_SECOND, _Phase.DISCARD, _Phase.TRADE)  # phases where PASS is legal
+# The decisions (``Phase``) as plain ints for the kernels, and after them the steps without a choice
+# where a game goes on between decisions (the reference's _next_turn, _after_buy, ...).
+BUYING, OFFERED, PLAYING_FIRST, PLAYING_SECOND, DISCARDING, TRADING, SELLING, OVER = (int(phase) for phase in Phase)
+NEXT_TURN = 8
+AFTER_BUY = 9
+CONTINUE_OFFER = 10
+OFFER_FIRST_PLAY = 11
+OFFER_SECOND_PLAY = 12
+OFFER_DISCARD = 13
+FILL_TRADE_AREA = 14
+CONTINUE_TRADE = 15
+END_TURN = 16
 
 
 @dataclass
 class GameStates(ArrayRecord):
     """Games in play, one row each, each at a decision of ``mover`` (or over): everything the engine
-    needs to play them on. Seats are absolute (0 moves first). ``apply`` changes the arrays in place."""
+    needs to play them on. Seats are absolute (0 moves first). The kernels change the arrays in place."""
 
     deck: np.ndarray  # (n, 104) int8: the deck in its first deck_size columns, the top card last
     deck_size: np.ndarray  # (n,)
@@ -120,15 +113,15 @@ class GameStates(ArrayRecord):
     chain_lengths: np.ndarray  # (n, 2, 3): 0 for an empty slot
     slots: np.ndarray  # (n, 2): 2, or 3 once the third chain is bought
     coins: np.ndarray  # (n, 2)
-    trade: np.ndarray  # (n, w) int8: the trade area in the order its cards came, NONE holes and padding
+    trade: np.ndarray  # (n, TRADE_WIDTH) int8: the trade area in the order its cards came, NONE holes
     trade_counts: np.ndarray  # (n, 8)
     discard: np.ndarray  # (n, 104) int8: bottom first, NONE past the top
     discard_size: np.ndarray  # (n,)
     removed_counts: np.ndarray  # (n, 8): sold cards out of play
     mover: np.ndarray  # (n,)
-    phase: np.ndarray  # (n,) the Phase of the mover's decision; _Phase.OVER once the game ended
-    pending: np.ndarray  # (n,) in _Phase.SELL the card waiting for the sale, else NONE
-    resume: np.ndarray  # (n,) in _Phase.SELL the step the sale interrupted, else NONE
+    phase: np.ndarray  # (n,) the Phase of the mover's decision; Phase.OVER once the game ended
+    pending: np.ndarray  # (n,) in Phase.SELL the card waiting for the sale, else NONE
+    resume: np.ndarray  # (n,) in Phase.SELL the step the sale interrupted, else NONE
     turn: np.ndarray  # (n,) turns started, 1 in the first
     step: np.ndarray  # (n,) decisions taken
     round_id: np.ndarray  # (n,) the game's id
@@ -140,7 +133,7 @@ class GameStates(ArrayRecord):
         for seat in range(SEATS):
             counts += _counts(self.hands[:, seat], self.hand_sizes[:, seat])
         for seat in range(SEATS):
-            for slot in range(rules.MAX_SLOTS):
+            for slot in range(MAX_SLOTS):
                 stones = self.chain_stones[:, seat, slot]
                 counts += (stones[:, None] == _STONE_IDS) * self.chain_lengths[:, seat, slot][:, None]
         counts += self.pending[:, None] == _STONE_IDS
@@ -148,19 +141,66 @@ class GameStates(ArrayRecord):
 
 
 def stacked(parts: Sequence[GameStates]) -> GameStates:
-    """The rows of ``parts`` in one record, in order (trade areas widened to the widest)."""
-    width = max(part.trade.shape[1] for part in parts)
-    trades = [np.pad(part.trade, ((0, 0), (0, width - part.trade.shape[1])), constant_values=NONE) for part in parts]
-    arrays = {
-        name: np.concatenate([part.arrays()[name] for part in parts]) for name in parts[0].arrays() if name != "trade"
-    }
-    return GameStates(trade=np.concatenate(trades), **arrays)
+    """The rows of ``parts`` in one record, in order."""
+    return GameStates(**{name: np.concatenate([part.arrays()[name] for part in parts]) for name in parts[0].arrays()})
 
 
 def _counts(cards: np.ndarray, sizes: np.ndarray) -> np.ndarray:
     """(n, 8) the stones of each row's first ``sizes`` cards."""
     held = np.arange(cards.shape[1]) < sizes[:, None]
     return ((cards[:, :, None] == _STONE_IDS) & held[:, :, None]).sum(axis=1)
+
+
+# --------------------------------------------------------------------------- the kernels' view of the state
+
+_FIELDS: tuple[str, ...] = tuple(GameStates.__dataclass_fields__)
+_Arrays = namedtuple("_Arrays", _FIELDS)  # type: ignore[misc]
+"""A ``GameStates``' arrays as the kernels take them (numba passes a named tuple, not a dataclass)."""
+_BYTES, _INTS = types.int8, types.int64
+_ARRAY_TYPES = {
+    "deck": _BYTES[:, ::1],
+    "hands": _BYTES[:, :, ::1],
+    "chain_stones": _INTS[:, :, ::1],
+    "chain_lengths": _INTS[:, :, ::1],
+    "trade": _BYTES[:, ::1],
+    "discard": _BYTES[:, ::1],
+    **{name: _INTS[:, ::1] for name in ("hand_sizes", "slots", "coins", "trade_counts", "removed_counts")},
+}
+_STATES = types.NamedTuple([_ARRAY_TYPES.get(name, _INTS[::1]) for name in _FIELDS], _Arrays)
+
+_Rules = namedtuple(
+    "_Rules", ["third_chain_cost", "draw_at_turn_start", "finish_round", "sold_cards", "bean_protection", "final_sale"]
+)
+"""``Variants`` as the kernels take them: whole numbers (switches 0 or 1, ``sold_cards`` its index in
+``SOLD_CARDS_RULES``)."""
+_RULES = types.NamedUniTuple(types.int64, len(_Rules._fields), _Rules)
+SOLD_REMOVED, SOLD_BOHNANZA = (SOLD_CARDS_RULES.index(rule) for rule in ("removed", "bohnanza"))
+
+
+def _rules_of(variants: Variants) -> _Rules:
+    return _Rules(
+        variants.third_chain_cost,
+        int(variants.draw_at_turn_start),
+        int(variants.finish_round),
+        SOLD_CARDS_RULES.index(variants.sold_cards),
+        int(variants.bean_protection),
+        int(variants.final_sale),
+    )
+
+
+def _arrays_of(states: GameStates) -> _Arrays:
+    """The arrays of ``states`` as the kernels take them; an array of another dtype or layout is
+    replaced in ``states`` by a converted copy first, so the kernels' changes stay in ``states``."""
+    arrays = []
+    for name in _FIELDS:
+        kind = _ARRAY_TYPES.get(name, _INTS[::1])
+        values = getattr(states, name)
+        dtype = np.int8 if kind.dtype == types.int8 else np.int64
+        if values.dtype != dtype or not values.flags.c_contiguous or not values.flags.writeable:
+            values = np.array(values, dtype=dtype, order="C")
+            setattr(states, name, values)
+        arrays.append(values)
+    return _Arrays(*arrays)
 
 
 # --------------------------------------------------------------------------- new games
@@ -181,8 +221,8 @@ def deal(deals: np.ndarray, round_ids: np.ndarray | None = None, variants: Varia
         deck_size=np.full(count, rules.NUM_CARDS - SEATS * rules.HAND_SIZE, dtype=np.int64),
         hands=hands,
         hand_sizes=np.full((count, SEATS), rules.HAND_SIZE, dtype=np.int64),
-        chain_stones=np.full((count, SEATS, rules.MAX_SLOTS), NONE, dtype=np.int64),
-        chain_lengths=np.zeros((count, SEATS, rules.MAX_SLOTS), dtype=np.int64),
+        chain_stones=np.full((count, SEATS, MAX_SLOTS), NONE, dtype=np.int64),
+        chain_lengths=np.zeros((count, SEATS, MAX_SLOTS), dtype=np.int64),
         slots=np.full((count, SEATS), rules.BASE_SLOTS, dtype=np.int64),
         coins=np.zeros((count, SEATS), dtype=np.int64),
         trade=np.full((count, TRADE_WIDTH), NONE, dtype=np.int8),
@@ -191,14 +231,14 @@ def deal(deals: np.ndarray, round_ids: np.ndarray | None = None, variants: Varia
         discard_size=zeros.copy(),
         removed_counts=np.zeros((count, NUM_STONES), dtype=np.int64),
         mover=zeros.copy(),
-        phase=np.full(count, _Next.NEXT_TURN, dtype=np.int64),
+        phase=np.full(count, NEXT_TURN, dtype=np.int64),
         pending=np.full(count, NONE, dtype=np.int64),
         resume=np.full(count, NONE, dtype=np.int64),
         turn=zeros.copy(),
         step=zeros.copy(),
         round_id=ids.copy(),
     )
-    _Steps(states, variants).go_on()
+    _run(states, np.arange(count), variants)  # on to each game's first decision
     return states
 
 
@@ -225,6 +265,13 @@ def _checked_deals(deals: np.ndarray) -> np.ndarray:
 def observe(states: GameStates, rows: np.ndarray | None = None, variants: Variants = DEFAULT_VARIANTS) -> Observation:
     """The mover's observation of the games in ``rows`` (default all, as read-only views of ``states``),
     none of which is over."""
+    every = np.arange(len(states.mover)) if rows is None else np.asarray(rows, dtype=np.int64)
+    legal = _run(states, every, variants).legal  # each row stops at once, its legal actions found
+    return _observation(states, rows, legal.take(every), variants)
+
+
+def _observation(states: GameStates, rows: np.ndarray | None, legal: np.ndarray, variants: Variants) -> Observation:
+    """``observe``'s observation, given the legal-action bits of the rows."""
     if rows is None:
         fields_of = _read_only
         rows = np.arange(len(states.mover))
@@ -234,23 +281,17 @@ def observe(states: GameStates, rows: np.ndarray | None = None, variants: Varian
         def fields_of(values: np.ndarray) -> np.ndarray:
             return values.take(taken, axis=0)
 
-    mover = fields_of(states.mover)
-    phase = fields_of(states.phase)
-    hand_sizes = fields_of(states.hand_sizes)
-    chain_stones = fields_of(states.chain_stones)
-    chain_lengths = fields_of(states.chain_lengths)
-    trade_counts = fields_of(states.trade_counts)
     return Observation(
-        seat=mover,
-        phase=phase,
-        legal_mask=_legal_mask(phase, mover, hand_sizes, chain_stones, chain_lengths, trade_counts, variants),
-        hand=states.hands.reshape(-1, HAND_WIDTH).take(rows * SEATS + mover, axis=0),
-        hand_sizes=hand_sizes,
-        chain_stones=chain_stones,
-        chain_lengths=chain_lengths,
+        seat=fields_of(states.mover),
+        phase=fields_of(states.phase),
+        legal_mask=bits_to_bools(legal, NUM_ACTIONS),
+        hand=states.hands.reshape(-1, HAND_WIDTH).take(rows * SEATS + states.mover.take(rows), axis=0),
+        hand_sizes=fields_of(states.hand_sizes),
+        chain_stones=fields_of(states.chain_stones),
+        chain_lengths=fields_of(states.chain_lengths),
         slots=fields_of(states.slots),
         coins=fields_of(states.coins),
-        trade_counts=trade_counts,
+        trade_counts=fields_of(states.trade_counts),
         discard=fields_of(states.discard),
         removed_counts=fields_of(states.removed_counts),
         pending=fields_of(states.pending),
@@ -269,310 +310,13 @@ def _read_only(values: np.ndarray) -> np.ndarray:
     return view
 
 
-# Bit a of a row's legal-action bits is set when action a is legal: the bits of each kind of action.
-_BITS = np.int64(1) << np.arange(NUM_ACTIONS, dtype=np.int64)
-_CHAIN_BITS = _BITS[CHAIN : CHAIN + NUM_STONES]
-_SELL_BITS = _BITS[SELL : SELL + rules.MAX_SLOTS]
-# [phase] the actions always legal in it (a BUY phase is only entered by a seat that can pay).
-_FIXED_BITS = np.zeros(len(Phase), dtype=np.int64)
-_FIXED_BITS[list(_PASSING)] |= _BITS[PASS]
-_FIXED_BITS[[_Phase.PLAY_FIRST, _Phase.PLAY_SECOND]] |= _BITS[PLAY]
-_FIXED_BITS[_Phase.BUY] |= _BITS[BUY]
-
-
-def _legal_mask(
-    phase: np.ndarray,
-    mover: np.ndarray,
-    hand_sizes: np.ndarray,
-    chain_stones: np.ndarray,
-    chain_lengths: np.ndarray,
-    trade_counts: np.ndarray,
-    variants: Variants,
-) -> np.ndarray:
-    """(n, NUM_ACTIONS) bool: the reference's ``legal_actions`` of each row."""
-    bits = _FIXED_BITS[phase]
-    choosing_stone = (phase == _Phase.OFFER) | (phase == _Phase.TRADE)
-    bits[choosing_stone] |= (trade_counts[choosing_stone] > 0) @ _CHAIN_BITS
-    selling = np.flatnonzero(phase == _Phase.SELL)
-    seat = mover[selling]
-    bits[selling] |= _sellable(chain_stones[selling, seat], chain_lengths[selling, seat], variants) @ _SELL_BITS
-    discarding = np.flatnonzero(phase == _Phase.DISCARD)
-    bits[discarding] |= ((np.int64(1) << hand_sizes[discarding, mover[discarding]]) - 1) << DISCARD
-    return bits_to_bools(bits, NUM_ACTIONS)
-
-
-def _sellable(stones: np.ndarray, lengths: np.ndarray, variants: Variants) -> np.ndarray:
-    """(n, 3) the slots a forced sale may empty (``rules.sellable_slots``)."""
-    filled = stones != NONE
-    if not variants.bean_protection:
-        return filled
-    longer = filled & (lengths >= 2)
-    return np.where(longer.any(axis=1)[:, None], longer, filled)
-
-
 # --------------------------------------------------------------------------- taking actions
 
 
 def apply(states: GameStates, actions: np.ndarray, variants: Variants = DEFAULT_VARIANTS) -> None:
     """Take ``actions[g]`` in every game ``g`` (none over) and move each on to its next decision or its
     end. The actions must be legal (``observe``'s ``legal_mask``); they are not checked here."""
-    _Steps(states, variants).act(np.asarray(actions, dtype=np.int64))
-
-
-class _Steps:
-    """The steps of a turn over rows of ``states``: each either stops at a decision or moves on."""
-
-    def __init__(self, states: GameStates, variants: Variants) -> None:
-        self.s = states
-        self.variants = variants
-        self.flow: tuple[tuple[int, Callable[[np.ndarray], None]], ...] = (
-            (_Next.NEXT_TURN, self.next_turn),
-            (_Next.AFTER_BUY, self.after_buy),
-            (_Next.CONTINUE_OFFER, self.continue_offer),
-            (_Next.OFFER_FIRST_PLAY, self.offer_play),
-            (_Next.OFFER_SECOND_PLAY, self.offer_play),
-            (_Next.OFFER_DISCARD, self.offer_play),
-            (_Next.FILL_TRADE_AREA, self.fill_trade_area),
-            (_Next.CONTINUE_TRADE, self.continue_trade),
-            (_Next.END_TURN, self.end_turn),
-        )
-
-    def act(self, actions: np.ndarray) -> None:
-        s = self.s
-        s.step += 1
-        phase = s.phase
-        selling = phase == _Phase.SELL
-        chaining = ~selling & (actions < SELL)
-        passing = actions == PASS
-        if selling.any():
-            self.sell_and_place(np.flatnonzero(selling), actions[selling] - SELL)
-        buying = actions == BUY
-        s.coins[np.flatnonzero(buying), s.mover[buying]] -= self.variants.third_chain_cost
-        s.slots[np.flatnonzero(buying), s.mover[buying]] = rules.MAX_SLOTS
-        phase[buying | (passing & (phase == _Phase.BUY))] = _Next.AFTER_BUY
-        if chaining.any():
-            self.chain_from_trade_area(np.flatnonzero(chaining), actions[chaining] - CHAIN)
-        offer_passed = np.flatnonzero(passing & (phase == _Phase.OFFER))
-        if offer_passed.size:
-            self.discard_leftovers(offer_passed)
-        playing = np.flatnonzero(actions == PLAY)
-        if playing.size:
-            self.play_front_card(playing)
-        phase[passing & (phase == _Phase.PLAY_SECOND)] = _Next.OFFER_DISCARD
-        discarding = np.flatnonzero(actions >= DISCARD)
-        if discarding.size:
-            self.discard_from_hand(discarding, actions[discarding] - DISCARD)
-        phase[passing & (phase == _Phase.DISCARD)] = _Next.FILL_TRADE_AREA
-        phase[passing & (phase == _Phase.TRADE)] = _Next.END_TURN
-        self.go_on()
-
-    def go_on(self) -> None:
-        """Move every game between decisions on through the steps without a choice."""
-        phase = self.s.phase
-        moving = np.flatnonzero(phase > _Phase.OVER)
-        while moving.size:
-            for code, step in self.flow:
-                rows = moving[phase[moving] == code]
-                if rows.size:
-                    step(rows)
-            moving = moving[phase[moving] > _Phase.OVER]
-
-    # -- the steps without a choice (the reference's _next_turn, _after_buy, ...) ----------------
-
-    def next_turn(self, rows: np.ndarray) -> None:
-        s = self.s
-        s.turn[rows] += 1
-        mover = s.mover[rows]
-        may_buy = (s.slots[rows, mover] == rules.BASE_SLOTS) & (s.coins[rows, mover] >= self.variants.third_chain_cost)
-        s.phase[rows] = np.where(may_buy, _Phase.BUY, _Next.AFTER_BUY)
-
-    def after_buy(self, rows: np.ndarray) -> None:
-        if self.variants.draw_at_turn_start:
-            self.draw_to_hand(rows, 1)
-        self.continue_offer(rows)
-
-    def continue_offer(self, rows: np.ndarray) -> None:
-        offered = self.s.trade_counts[rows].any(axis=1)
-        self.s.phase[rows] = np.where(offered, _Phase.OFFER, _Next.OFFER_FIRST_PLAY)
-
-    def offer_play(self, rows: np.ndarray) -> None:
-        """Steps 2, 3 and 4 need a card in hand; with none the turn goes on to the trade area."""
-        s = self.s
-        decision = s.phase[rows] - (_Next.OFFER_FIRST_PLAY - _Phase.PLAY_FIRST)
-        holding = s.hand_sizes[rows, s.mover[rows]] > 0
-        s.phase[rows] = np.where(holding, decision, _Next.FILL_TRADE_AREA)
-
-    def fill_trade_area(self, rows: np.ndarray) -> None:
-        """Step 5: up to three cards from the deck, then the discard pile's matching top cards."""
-        s = self.s
-        for column in range(rules.TRADE_DRAW):
-            drawing = rows[s.deck_size[rows] > 0]
-            s.deck_size[drawing] -= 1
-            stones = s.deck[drawing, s.deck_size[drawing]]
-            s.trade[drawing, column] = stones
-            s.trade_counts[drawing, stones] += 1
-        pulling = rows
-        while pulling.size:
-            pulling = pulling[s.discard_size[pulling] > 0]
-            top = s.discard[pulling, s.discard_size[pulling] - 1].astype(np.int64)
-            matches = s.trade_counts[pulling, top] > 0
-            pulling, top = pulling[matches], top[matches]
-            if not pulling.size:
-                break
-            column = s.trade_counts[pulling].sum(axis=1)  # the area had no holes yet: its cards are its columns
-            self.widen_trade_area(int(column.max()) + 1)
-            s.trade[pulling, column] = top
-            s.trade_counts[pulling, top] += 1
-            s.discard_size[pulling] -= 1
-            s.discard[pulling, s.discard_size[pulling]] = NONE
-        s.phase[rows] = _Next.CONTINUE_TRADE
-
-    def widen_trade_area(self, columns: int) -> None:
-        s = self.s
-        if columns > s.trade.shape[1]:
-            wider = np.full((len(s.trade), 2 * columns), NONE, dtype=np.int8)
-            wider[:, : s.trade.shape[1]] = s.trade
-            s.trade = wider
-
-    def continue_trade(self, rows: np.ndarray) -> None:
-        offered = self.s.trade_counts[rows].any(axis=1)
-        self.s.phase[rows] = np.where(offered, _Phase.TRADE, _Next.END_TURN)
-
-    def end_turn(self, rows: np.ndarray) -> None:
-        """Step 6, then the game ends once the deck is empty (after seat 1's turn with ``finish_round``)."""
-        s = self.s
-        self.draw_to_hand(rows, rules.END_OF_TURN_DRAW)
-        ending = s.deck_size[rows] == 0
-        if self.variants.finish_round:
-            ending &= s.mover[rows] == SEATS - 1
-        over, going = rows[ending], rows[~ending]
-        if over.size:
-            self.end_game(over)
-        s.mover[going] = 1 - s.mover[going]
-        s.phase[going] = _Next.NEXT_TURN
-
-    def end_game(self, rows: np.ndarray) -> None:
-        s = self.s
-        if self.variants.final_sale:
-            for seat in range(SEATS):
-                for slot in range(rules.MAX_SLOTS):
-                    selling = rows[s.chain_stones[rows, seat, slot] != NONE]
-                    self.sell(selling, np.full(len(selling), seat), np.full(len(selling), slot))
-        s.phase[rows] = _Phase.OVER
-
-    def draw_to_hand(self, rows: np.ndarray, count: int) -> None:
-        s = self.s
-        for _ in range(count):
-            drawing = rows[s.deck_size[rows] > 0]
-            mover = s.mover[drawing]
-            s.deck_size[drawing] -= 1
-            s.hands[drawing, mover, s.hand_sizes[drawing, mover]] = s.deck[drawing, s.deck_size[drawing]]
-            s.hand_sizes[drawing, mover] += 1
-
-    # -- what the actions do ---------------------------------------------------------------------
-
-    def chain_from_trade_area(self, rows: np.ndarray, stones: np.ndarray) -> None:
-        """Take the first trade-area card of each stone and place it (steps 1 and 5)."""
-        s = self.s
-        column = np.argmax(s.trade[rows] == stones[:, None], axis=1)
-        s.trade[rows, column] = NONE
-        s.trade_counts[rows, stones] -= 1
-        self.place(rows, stones, s.phase[rows])
-
-    def discard_leftovers(self, rows: np.ndarray) -> None:
-        """Step 1 ends: what is left of the offer goes to the discard pile in trade-area order."""
-        s = self.s
-        trade = s.trade[rows]
-        for column in range(trade.shape[1]):
-            left = trade[:, column] != NONE
-            self.to_discard(rows[left], trade[left, column])
-        s.trade[rows] = NONE
-        s.trade_counts[rows] = 0
-        s.phase[rows] = _Next.OFFER_FIRST_PLAY
-
-    def play_front_card(self, rows: np.ndarray) -> None:
-        s = self.s
-        mover = s.mover[rows]
-        stones = s.hands[rows, mover, 0].astype(np.int64)
-        s.hands[rows, mover, :-1] = s.hands[rows, mover, 1:]
-        s.hands[rows, mover, -1] = NONE
-        s.hand_sizes[rows, mover] -= 1
-        self.place(rows, stones, s.phase[rows])
-
-    def discard_from_hand(self, rows: np.ndarray, positions: np.ndarray) -> None:
-        s = self.s
-        mover = s.mover[rows]
-        hands = s.hands[rows, mover]
-        stones = hands[np.arange(len(rows)), positions]
-        source = np.minimum(_HAND_COLUMNS + (_HAND_COLUMNS >= positions[:, None]), HAND_WIDTH - 1)
-        shifted = np.take_along_axis(hands, source, axis=1)
-        shifted[:, -1] = NONE
-        s.hands[rows, mover] = shifted
-        s.hand_sizes[rows, mover] -= 1
-        self.to_discard(rows, stones)
-        s.phase[rows] = _Next.FILL_TRADE_AREA
-
-    def place(self, rows: np.ndarray, stones: np.ndarray, steps: np.ndarray) -> None:
-        """Place a card (notes, section 3): on its stone's chain, else in the first empty slot, else the
-        game waits in ``_Phase.SELL`` for the mover to choose the chain to sell."""
-        s = self.s
-        chains = _seat_slots(rows, s.mover.take(rows))  # flat indexes of the mover's three slots
-        stones_there = s.chain_stones.take(chains)
-        own = stones_there == stones[:, None]
-        empty = (stones_there == NONE) & (_SLOT_IDS < s.slots.take(chains[:, 0] // rules.MAX_SLOTS)[:, None])
-        has_own = own.any(axis=1)
-        fits = has_own | empty.any(axis=1)
-        slot = np.where(has_own, np.argmax(own, axis=1), np.argmax(empty, axis=1))
-        placed = chains[fits, 0] + slot[fits]
-        s.chain_stones.reshape(-1)[placed] = stones[fits]
-        s.chain_lengths.reshape(-1)[placed] += 1
-        s.phase[rows[fits]] = _AFTER_PLACING[steps[fits]]
-        waiting = rows[~fits]
-        s.pending[waiting] = stones[~fits]
-        s.resume[waiting] = steps[~fits]
-        s.phase[waiting] = _Phase.SELL
-
-    def sell_and_place(self, rows: np.ndarray, slots: np.ndarray) -> None:
-        s = self.s
-        self.sell(rows, s.mover[rows], slots)
-        stones, steps = s.pending[rows], s.resume[rows]
-        s.pending[rows] = NONE
-        s.resume[rows] = NONE
-        self.place(rows, stones, steps)
-
-    def sell(self, rows: np.ndarray, seats: np.ndarray, slots: np.ndarray) -> None:
-        """Sell each row's chain in ``slots``: its coins to the seat, its cards out of play or to the
-        discard pile as ``variants.sold_cards`` says."""
-        s = self.s
-        chains = (rows * SEATS + seats) * rules.MAX_SLOTS + slots  # flat indexes of the chains sold
-        stones, lengths = s.chain_stones.take(chains), s.chain_lengths.take(chains)
-        coins = COINS[stones, lengths]
-        s.coins.reshape(-1)[rows * SEATS + seats] += coins
-        if self.variants.sold_cards == "removed":
-            kept_out = lengths
-        else:
-            kept_out = coins if self.variants.sold_cards == "bohnanza" else np.zeros_like(lengths)
-            self.to_discard_repeated(rows, stones, lengths - kept_out)
-        s.removed_counts.reshape(-1)[rows * NUM_STONES + stones] += kept_out
-        s.chain_stones.reshape(-1)[chains] = NONE
-        s.chain_lengths.reshape(-1)[chains] = 0
-
-    def to_discard(self, rows: np.ndarray, stones: np.ndarray) -> None:
-        s = self.s
-        s.discard[rows, s.discard_size[rows]] = stones
-        s.discard_size[rows] += 1
-
-    def to_discard_repeated(self, rows: np.ndarray, stones: np.ndarray, counts: np.ndarray) -> None:
-        """``counts[i]`` cards of ``stones[i]`` onto row ``rows[i]``'s discard pile."""
-        if not counts.any():
-            return
-        s = self.s
-        columns = s.discard_size[rows][:, None] + np.arange(int(counts.max()))
-        putting = np.arange(int(counts.max())) < counts[:, None]
-        s.discard[np.broadcast_to(rows[:, None], putting.shape)[putting], columns[putting]] = np.broadcast_to(
-            stones[:, None], putting.shape
-        )[putting]
-        s.discard_size[rows] += counts
+    _run(states, np.arange(len(states.mover)), variants, forced=np.array(actions, dtype=np.int64))
 
 
 # --------------------------------------------------------------------------- playing games out
@@ -593,10 +337,12 @@ def play_rounds(
     deals = _checked_deals(deals)
     ids = np.arange(len(deals), dtype=np.int64) if round_ids is None else np.asarray(round_ids, dtype=np.int64)
     coins = np.zeros((len(deals), SEATS), dtype=np.int64)
-    players = _players(strategies)
+    seats = _seats(strategies)
     for start in range(0, len(deals), BLOCK_SIZE):
         block = slice(start, start + BLOCK_SIZE)
-        coins[block] = _play(deal(deals[block], ids[block], variants), players, variants)
+        states = deal(deals[block], ids[block], variants)
+        _play(states, seats, variants)
+        coins[block] = states.coins
     return RoundsResult(coins)
 
 
@@ -625,64 +371,369 @@ def play_on(
 ) -> GameStates:
     """The games of ``states`` (left unchanged) played on to their end or, given ``turns``, through the
     rest of the current turn and ``turns`` more: such a game stops at the first decision of the turn after."""
-    players = _players(strategies)
-    rows_of: list[np.ndarray] = []
-    parts: list[GameStates] = []
-    for start in range(0, len(states.mover), BLOCK_SIZE):
-        block = np.arange(start, min(start + BLOCK_SIZE, len(states.mover)))
-        last_turn = None if turns is None else states.turn[block] + turns
-        for rows, finished in _played(states.take(block), players, variants, last_turn):
-            rows_of.append(rows + start)
-            parts.append(finished)
-    if not parts:
-        return states.take(np.arange(0))
-    return stacked(parts).take(np.argsort(np.concatenate(rows_of)))
+    played = states.take(np.arange(len(states.mover)))
+    last_turn = None if turns is None else played.turn + turns
+    _play(played, _seats(strategies), variants, last_turn)
+    return played
 
 
-def _players(strategies: Sequence[Strategy]) -> Players:
+def _seats(strategies: Sequence[Strategy]) -> lockstep.CompiledSeats:
+    """The seats' strategies as the kernel takes them; ``ValueError`` unless there are two."""
     if len(strategies) != SEATS:
         raise ValueError(f"Gemstones needs {SEATS} strategies, got {len(strategies)}")
-    return Players(strategies)
+    return lockstep.CompiledSeats(strategies, POLICY, _never_called)
 
 
-def _play(states: GameStates, players: Players, variants: Variants) -> np.ndarray:
-    """(n, 2) the coins of every game of ``states`` played to its end (``states`` is used up)."""
-    coins = np.zeros((len(states.mover), SEATS), dtype=np.int64)
-    for rows, finished in _played(states, players, variants):
-        coins[rows] = finished.coins
-    return coins
+@dataclass(frozen=True)
+class _Stop:
+    """Where a kernel run left its rows: the rows waiting on a Python seat, and each row's legal-action bits."""
+
+    paused: np.ndarray
+    legal: np.ndarray
 
 
-def _played(
-    states: GameStates, players: Players, variants: Variants, last_turn: np.ndarray | None = None
-) -> Iterator[tuple[np.ndarray, GameStates]]:
-    """The games of ``states`` (used up) played on, as (their rows, their last states) when they end
-    or, with ``last_turn``, reach a decision of a turn past it."""
-    row = np.arange(len(states.mover))  # each game's row in ``states`` as given
-    while True:
-        going = states.phase != _Phase.OVER
-        if last_turn is not None:
-            going &= states.turn <= last_turn
-        if not going.all():
-            over = np.flatnonzero(~going)
-            yield row[over], states.take(over)
-            kept = np.flatnonzero(going)
-            states, row = states.take(kept), row[kept]
-            if last_turn is not None:
-                last_turn = last_turn[kept]
-        if not row.size:
-            return
-        apply(states, _choices(states, players, variants), variants)
+def _run(
+    states: GameStates,
+    rows: np.ndarray,
+    variants: Variants,
+    seats: lockstep.CompiledSeats | None = None,
+    forced: np.ndarray | None = None,
+    last_turn: np.ndarray | None = None,
+) -> _Stop:
+    """One ``_advance`` over ``rows`` of ``states`` (in place): ``forced`` (one per game, ``NO_ACTION``
+    for none) taken first, then the compiled ``seats`` (default: none, so every row stops at its next
+    decision) until a game ends, passes ``last_turn`` or waits on a Python seat."""
+    size = len(states.mover)
+    seats = seats or _PAUSING
+    fault = np.full(3, NO_FAULT, dtype=np.int64)
+    stop = _Stop(np.empty(size, dtype=np.int64), np.zeros(size, dtype=np.int64))
+    last_turn = np.full(size, NO_TURN_LIMIT, dtype=np.int64) if last_turn is None else last_turn
+    forced = np.full(size, NO_ACTION, dtype=np.int64) if forced is None else forced
+    count = _ADVANCE_ENTRY(
+        np.ascontiguousarray(rows, dtype=np.int64), _arrays_of(states), _rules_of(variants), seats.functions,
+        seats.settings, seats.in_python, last_turn, forced, stop.legal, stop.paused, fault,
+    )  # fmt: skip
+    if fault[0] != NO_FAULT:
+        _raise_illegal(states, seats, *(int(value) for value in fault))
+    return _Stop(stop.paused[:count], stop.legal)
 
 
-def _choices(states: GameStates, players: Players, variants: Variants) -> np.ndarray:
-    """Each game's action, chosen by the strategy of its mover's seat and checked against the rules."""
-    actions = np.empty(len(states.mover), dtype=np.int64)
-    for strategy, seats in players.seats_of:
-        rows = None if players.single else np.flatnonzero(seats[states.mover])
-        if rows is not None and not rows.size:
-            continue
-        observation = observe(states, rows, variants)
-        chosen = choose_checked(strategy, observation, observation.legal_mask, observation.step, observation.seat)
-        actions[slice(None) if rows is None else rows] = chosen
-    return actions
+def _play(
+    states: GameStates, seats: lockstep.CompiledSeats, variants: Variants, last_turn: np.ndarray | None = None
+) -> None:
+    """Play the games of ``states`` on, in place, to their end or (``last_turn``) to a decision of a
+    turn past it, handing the Python seats their decisions as batches."""
+    size = len(states.mover)
+    limit = (
+        np.full(size, NO_TURN_LIMIT, dtype=np.int64) if last_turn is None else np.ascontiguousarray(last_turn, np.int64)
+    )
+    forced = np.full(size, NO_ACTION, dtype=np.int64)
+    stop = _run(states, np.arange(size), variants, seats, forced, limit)
+    while stop.paused.size:
+        rows = stop.paused
+        for strategy, plays in seats.seats_of:
+            mine = rows[plays[states.mover[rows]]]
+            if mine.size:
+                observation = _observation(states, mine, stop.legal.take(mine), variants)
+                forced[mine] = lockstep.choose_checked(
+                    strategy, observation, observation.legal_mask, observation.step, observation.seat
+                )
+        stop = _run(states, rows, variants, seats, forced, limit)
+
+
+def _raise_illegal(states: GameStates, seats: lockstep.CompiledSeats, row: int, step: int, action: int) -> None:
+    """The fault of the strategy whose compiled policy chose ``action``, which is not legal in ``row``."""
+    seat = int(states.mover[row])
+    if 0 <= action < NUM_ACTIONS:
+        what = f"chose action {action}, which is not legal there"
+    else:
+        what = f"chose action {action}, which is not an action of this game (0..{NUM_ACTIONS - 1})"
+    raise lockstep.fault(seats.strategies[seat], what, states.round_id[row : row + 1], step, seat)
+
+
+@numba.njit(POLICY.signature, cache=True, nogil=True)
+def _never_called(
+    hands, hand, row, seat, phase, legal, hand_sizes, chain_stones, chain_lengths, slots, coins, trade_counts,
+    discard, removed_counts, pending, deck_size, round_id, step, settings,
+):  # fmt: skip  # pragma: no cover - a seat played in Python
+    """The stand-in policy of a seat played in Python: the kernel pauses before calling it."""
+    return -1
+
+
+class _Caller:
+    """Whoever chose the actions handed to ``apply``: a seat played in Python, so the kernel stops
+    every game at its next decision."""
+
+    name = "the caller"
+
+    def choose(self, observation: Observation) -> np.ndarray:  # pragma: no cover - the kernel only pauses
+        raise NotImplementedError("the caller's actions are handed to apply")
+
+
+_PAUSING = lockstep.CompiledSeats([_Caller()] * SEATS, POLICY, _never_called)
+
+
+# --------------------------------------------------------------------------- the kernels
+
+
+# The kernel is one function: a call of a compiled function with array arguments costs reference
+# counts (tens of nanoseconds), so the steps of every decision are written out in ``_advance`` and
+# only the steps taken once a turn or so (the trade area's fill, a sale) are functions.
+
+
+@numba.njit(cache=True, nogil=True)
+def _fill_trade_area(row, deck, deck_size, trade, trade_counts, discard, discard_size):
+    """Step 5, into the empty trade area: up to three cards from the deck, then the discard pile's
+    top cards while their stone is in the area."""
+    size = 0
+    for _ in range(min(rules.TRADE_DRAW, deck_size[row])):
+        deck_size[row] -= 1
+        stone = deck[row, deck_size[row]]
+        trade[row, size] = stone
+        trade_counts[row, stone] += 1
+        size += 1
+    while discard_size[row] and trade_counts[row, discard[row, discard_size[row] - 1]]:
+        discard_size[row] -= 1
+        stone = discard[row, discard_size[row]]
+        discard[row, discard_size[row]] = NONE
+        trade[row, size] = stone
+        trade_counts[row, stone] += 1
+        size += 1
+
+
+@numba.njit(cache=True, nogil=True)
+def _discard_leftovers(row, trade, trade_counts, discard, discard_size):
+    """Step 1 ends: what is left of the offer goes to the discard pile in trade-area order."""
+    left = 0
+    for stone in range(NUM_STONES):
+        left += trade_counts[row, stone]
+        trade_counts[row, stone] = 0
+    column = 0
+    while left:
+        stone = trade[row, column]
+        if stone != NONE:
+            discard[row, discard_size[row]] = stone
+            discard_size[row] += 1
+            trade[row, column] = NONE
+            left -= 1
+        column += 1
+
+
+@numba.njit(cache=True, nogil=True)
+def _sell(row, seat, slot, variants, chain_stones, chain_lengths, coins, discard, discard_size, removed_counts):
+    """Sell ``seat``'s chain in ``slot``: its coins to the seat, its cards out of play or to the
+    discard pile as ``variants.sold_cards`` says."""
+    stone, length = chain_stones[row, seat, slot], chain_lengths[row, seat, slot]
+    earned = COINS[stone, length]
+    coins[row, seat] += earned
+    if variants.sold_cards == SOLD_REMOVED:
+        kept_out = length
+    elif variants.sold_cards == SOLD_BOHNANZA:
+        kept_out = earned
+    else:
+        kept_out = 0
+    removed_counts[row, stone] += kept_out
+    for _ in range(length - kept_out):
+        discard[row, discard_size[row]] = stone
+        discard_size[row] += 1
+    chain_stones[row, seat, slot] = NONE
+    chain_lengths[row, seat, slot] = 0
+
+
+@numba.njit(cache=True, nogil=True)
+def _after_placing(step):
+    """Where a game goes on after a card placed during ``step`` (the reference's ``_after_placing``)."""
+    if step == OFFERED:
+        return CONTINUE_OFFER
+    if step == PLAYING_FIRST:
+        return OFFER_SECOND_PLAY
+    if step == PLAYING_SECOND:
+        return OFFER_DISCARD
+    return CONTINUE_TRADE
+
+
+_ROWS = types.Array(types.int64, 1, "C", readonly=True)
+_ADVANCE = types.int64(
+    _ROWS,  # rows to advance
+    _STATES,
+    _RULES,
+    types.UniTuple(POLICY, SEATS),  # each seat's compiled policy
+    types.UniTuple(types.UniTuple(types.float64, MAX_POLICY_SETTINGS), SEATS),  # and its settings
+    types.Array(types.boolean, 1, "C", readonly=True),  # seats played in Python
+    _ROWS,  # last_turn: a game stops at a decision of a later turn
+    types.int64[::1],  # forced: an action to take first in each row (NO_ACTION: none), spent as taken
+    types.int64[::1],  # legal: out, the legal-action bits of each row where it stops
+    types.int64[::1],  # paused: out, the rows waiting on a Python seat
+    types.int64[::1],  # fault: out, (row, step, action) of an illegal action
+)
+
+
+@numba.njit(_ADVANCE, cache=True, nogil=True)
+def _advance(rows, s, variants, policies, settings, in_python, last_turn, forced, legal_out, paused, fault):
+    """Play each of ``rows`` on: its ``forced`` action first if it has one, then its compiled seats'
+    until its game ends, passes its ``last_turn`` or a seat played in Python is to move. Returns how
+    many rows paused (their indexes in ``paused``, their legal actions in ``legal_out``). An illegal
+    action stops it with ``fault`` set."""
+    (deck, deck_size, hands, hand_sizes, chain_stones, chain_lengths, slots, coins, trade, trade_counts, discard,
+     discard_size, removed_counts, mover, phase, pending, resume, turn, step, round_id) = s  # fmt: skip
+    hand_rows = hands.reshape(hands.shape[0] * SEATS, HAND_WIDTH)  # row SEATS * game + seat: a seat's hand
+    count = 0
+    for row in rows:
+        decision = phase[row]
+        while True:
+            seat = mover[row]
+            # -- the steps without a choice, to the next decision (the reference's _next_turn, ...)
+            while decision > OVER:
+                if decision == NEXT_TURN:
+                    turn[row] += 1
+                    may_buy = slots[row, seat] == rules.BASE_SLOTS and coins[row, seat] >= variants.third_chain_cost
+                    decision = BUYING if may_buy else AFTER_BUY
+                elif decision == AFTER_BUY:
+                    if variants.draw_at_turn_start and deck_size[row]:
+                        deck_size[row] -= 1
+                        hands[row, seat, hand_sizes[row, seat]] = deck[row, deck_size[row]]
+                        hand_sizes[row, seat] += 1
+                    decision = CONTINUE_OFFER
+                elif decision == CONTINUE_OFFER or decision == CONTINUE_TRADE:
+                    offered = False
+                    for stone in range(NUM_STONES):
+                        offered |= trade_counts[row, stone] > 0
+                    if decision == CONTINUE_OFFER:
+                        decision = OFFERED if offered else OFFER_FIRST_PLAY
+                    else:
+                        decision = TRADING if offered else END_TURN
+                elif decision == OFFER_FIRST_PLAY or decision == OFFER_SECOND_PLAY or decision == OFFER_DISCARD:
+                    # Steps 2, 3 and 4 need a card in hand; with none the turn goes on to the trade area.
+                    holding = hand_sizes[row, seat] > 0
+                    decision = decision - (OFFER_FIRST_PLAY - PLAYING_FIRST) if holding else FILL_TRADE_AREA
+                elif decision == FILL_TRADE_AREA:
+                    _fill_trade_area(row, deck, deck_size, trade, trade_counts, discard, discard_size)
+                    decision = CONTINUE_TRADE
+                else:  # END_TURN: step 6; the game ends with the deck (after seat 1's turn with finish_round)
+                    for _ in range(min(rules.END_OF_TURN_DRAW, deck_size[row])):
+                        deck_size[row] -= 1
+                        hands[row, seat, hand_sizes[row, seat]] = deck[row, deck_size[row]]
+                        hand_sizes[row, seat] += 1
+                    if deck_size[row] == 0 and (not variants.finish_round or seat == SEATS - 1):
+                        if variants.final_sale:
+                            for player in range(SEATS):
+                                for slot in range(MAX_SLOTS):
+                                    if chain_stones[row, player, slot] != NONE:
+                                        _sell(row, player, slot, variants, chain_stones, chain_lengths, coins,
+                                              discard, discard_size, removed_counts)  # fmt: skip
+                        decision = OVER
+                    else:
+                        seat = mover[row] = 1 - seat
+                        decision = NEXT_TURN
+            phase[row] = decision
+            if decision == OVER or turn[row] > last_turn[row]:
+                break
+            # -- the legal actions (the reference's legal_actions)
+            if decision == BUYING:  # entered only by a seat that can pay
+                legal = 1 << BUY | 1 << PASS
+            elif decision == OFFERED or decision == TRADING:
+                legal = 1 << PASS
+                for stone in range(NUM_STONES):
+                    if trade_counts[row, stone]:
+                        legal |= 1 << (CHAIN + stone)
+            elif decision == PLAYING_FIRST:
+                legal = 1 << PLAY
+            elif decision == PLAYING_SECOND:
+                legal = 1 << PLAY | 1 << PASS
+            elif decision == DISCARDING:
+                legal = 1 << PASS | ((1 << hand_sizes[row, seat]) - 1) << DISCARD
+            else:  # SELLING; with bean protection no 1-card chain is sold while a longer one is there
+                legal = longer = 0
+                for slot in range(MAX_SLOTS):
+                    if chain_stones[row, seat, slot] != NONE:
+                        legal |= 1 << (SELL + slot)
+                        if chain_lengths[row, seat, slot] >= 2:
+                            longer |= 1 << (SELL + slot)
+                if variants.bean_protection and longer:
+                    legal = longer
+            legal_out[row] = legal
+            # -- the action: forced, or the seat's policy, unless the seat is played in Python
+            if forced[row] != NO_ACTION:
+                action = forced[row]
+                forced[row] = NO_ACTION
+            elif in_python[seat]:
+                paused[count] = row
+                count += 1
+                break
+            else:
+                action = policies[seat](
+                    hand_rows, SEATS * row + seat, row, seat, decision, legal, hand_sizes, chain_stones,
+                    chain_lengths, slots, coins, trade_counts, discard, removed_counts, pending, deck_size, round_id,
+                    step, settings[seat],
+                )  # fmt: skip
+            if not (0 <= action < NUM_ACTIONS and legal >> action & 1):
+                fault[0], fault[1], fault[2] = row, step[row], action
+                return count
+            # -- taking it (the reference's apply): the card placed, if any, and where the game goes on
+            step[row] += 1
+            placing = NONE
+            if decision == SELLING:
+                _sell(row, seat, action - SELL, variants, chain_stones, chain_lengths, coins, discard, discard_size,
+                      removed_counts)  # fmt: skip
+                placing, placed_in = pending[row], resume[row]
+                pending[row] = resume[row] = NONE
+            elif action == BUY:
+                coins[row, seat] -= variants.third_chain_cost
+                slots[row, seat] = MAX_SLOTS
+                decision = AFTER_BUY
+            elif decision == BUYING:
+                decision = AFTER_BUY
+            elif action < SELL:  # chain the first card of that stone in the offer or the trade area
+                placing, placed_in = action - CHAIN, decision
+                column = 0
+                while trade[row, column] != placing:
+                    column += 1
+                trade[row, column] = NONE  # a hole: the others keep their order
+                trade_counts[row, placing] -= 1
+            elif decision == OFFERED:  # pass: the leftovers go to the discard pile
+                _discard_leftovers(row, trade, trade_counts, discard, discard_size)
+                decision = OFFER_FIRST_PLAY
+            elif action == PLAY or action >= DISCARD:  # the front card, or the one discarded, leaves the hand
+                position = 0 if action == PLAY else action - DISCARD
+                stone = hands[row, seat, position]
+                size = hand_sizes[row, seat] - 1
+                for column in range(position, size):
+                    hands[row, seat, column] = hands[row, seat, column + 1]
+                hands[row, seat, size] = NONE
+                hand_sizes[row, seat] = size
+                if action == PLAY:
+                    placing, placed_in = stone, decision
+                else:
+                    discard[row, discard_size[row]] = stone
+                    discard_size[row] += 1
+                    decision = FILL_TRADE_AREA
+            elif decision == PLAYING_SECOND:
+                decision = OFFER_DISCARD
+            elif decision == DISCARDING:
+                decision = FILL_TRADE_AREA
+            else:  # Phase.TRADE, pass: the rest stays as the opponent's offer
+                decision = END_TURN
+            if placing != NONE:
+                # Notes, section 3: onto its stone's chain, else the first empty slot, else the game
+                # waits in Phase.SELL for the mover to choose the chain to sell.
+                slot = -1
+                for chain in range(MAX_SLOTS):
+                    if chain_stones[row, seat, chain] == placing:
+                        slot = chain
+                        break
+                if slot < 0:
+                    for chain in range(slots[row, seat]):
+                        if chain_stones[row, seat, chain] == NONE:
+                            slot = chain
+                            break
+                if slot < 0:
+                    pending[row], resume[row] = placing, placed_in
+                    decision = SELLING
+                else:
+                    chain_stones[row, seat, slot] = placing
+                    chain_lengths[row, seat, slot] += 1
+                    decision = _after_placing(placed_in)
+    return count
+
+
+_ADVANCE_ENTRY = lockstep.entry_point(_advance, _ADVANCE)

@@ -6,6 +6,9 @@ are ``(B, 2, 3)`` arrays of stone ids and lengths, ``NONE`` for an empty or unbo
 opponent's hand and the deck order are never part of an observation: only their sizes.
 
 ``encode`` turns a batch into the float32 rows learning agents read (``ENCODING``, docs/gemstones.md).
+
+A compiled policy (``sim.api.CompiledPolicy``) sees one game at a time, as ``POLICY`` lays it out, and
+``choose_compiled`` runs one over a batch: the ``choose`` of every compiled strategy.
 """
 
 from __future__ import annotations
@@ -13,10 +16,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 
+import numba
 import numpy as np
+from numba import types
 
-from sim import encoding
-from sim.api import ArrayRecord, UnknownAction
+from sim import encoding, lockstep
+from sim.api import MAX_POLICY_SETTINGS, ArrayRecord, CompiledPolicy, UnknownAction
+from sim.cards import bools_to_bits
 from sim.encoding import Layout
 from sim.gemstones import rules
 from sim.numbers import shown
@@ -173,3 +179,110 @@ def top_cards(pile: np.ndarray, count: int) -> np.ndarray:
     first, ``NONE`` past the bottom."""
     places = (pile != NONE).sum(axis=1)[:, None] - 1 - np.arange(count)
     return np.where(places >= 0, np.take_along_axis(pile, np.maximum(places, 0), axis=1), NONE)
+
+
+COINS = np.array(
+    [[rules.chain_value(stone, length) for length in range(rules.NUM_CARDS + 1)] for stone in range(STONES)],
+    dtype=np.int64,
+)
+"""(8, 105) the coins a chain sells for at ``[stone, length]`` (a chain never holds more than its stone's cards)."""
+COINS.flags.writeable = False
+
+_INTS = types.int64
+POLICY = types.FunctionType(
+    _INTS(
+        types.Array(types.int8, 2, "C", readonly=True),  # hands: (m, HAND_WIDTH) hands front first, NONE-padded
+        _INTS,  # hand: the row of ``hands`` that is the mover's
+        _INTS,  # row: the game's row of the arrays below
+        _INTS,  # seat: the mover
+        _INTS,  # phase: its Phase
+        _INTS,  # legal: its legal actions as bits (bit a set when action a is legal)
+        types.Array(_INTS, 2, "C", readonly=True),  # hand_sizes (n, 2)
+        types.Array(_INTS, 3, "C", readonly=True),  # chain_stones (n, 2, 3)
+        types.Array(_INTS, 3, "C", readonly=True),  # chain_lengths (n, 2, 3)
+        types.Array(_INTS, 2, "C", readonly=True),  # slots (n, 2)
+        types.Array(_INTS, 2, "C", readonly=True),  # coins (n, 2)
+        types.Array(_INTS, 2, "C", readonly=True),  # trade_counts (n, 8)
+        types.Array(types.int8, 2, "C", readonly=True),  # discard (n, 104) bottom first, NONE-padded
+        types.Array(_INTS, 2, "C", readonly=True),  # removed_counts (n, 8)
+        types.Array(_INTS, 1, "C", readonly=True),  # pending (n,)
+        types.Array(_INTS, 1, "C", readonly=True),  # deck_size (n,)
+        types.Array(_INTS, 1, "C", readonly=True),  # round_id (n,)
+        types.Array(_INTS, 1, "C", readonly=True),  # step (n,)
+        types.UniTuple(types.float64, MAX_POLICY_SETTINGS),  # the policy's settings
+    )
+)
+"""A compiled Gemstones policy: one decision of one game, returning its action. The arrays are the
+``Observation``'s fields (the fast engine's own, which lay them out alike) and ``row`` the game's row:
+a view of one row would cost a reference count per call."""
+
+
+def choose_compiled(compiled: CompiledPolicy, observation: Observation) -> np.ndarray:
+    """(n,) the action ``compiled`` chooses in each game of ``observation``: a compiled strategy's
+    ``choose``, the per-row code the fast engine's kernel calls. ``ValueError`` for a row without a
+    legal action (a policy is only asked for a decision)."""
+    legal = bools_to_bits(observation.legal_mask)
+    if not legal.all():
+        raise ValueError("a row has no legal action: there is no decision to make")
+    chosen = np.empty(len(observation), dtype=np.int64)
+
+    def ints(values: np.ndarray) -> np.ndarray:
+        return np.ascontiguousarray(values, dtype=np.int64)
+
+    _CHOOSE_ROWS_ENTRY(
+        lockstep.policy_address(compiled.function, POLICY.signature),
+        compiled.arguments,
+        np.ascontiguousarray(observation.hand, dtype=np.int8),
+        ints(observation.seat),
+        ints(observation.phase),
+        legal,
+        *(ints(getattr(observation, name)) for name in _POLICY_INT_FIELDS[:6]),
+        np.ascontiguousarray(observation.discard, dtype=np.int8),
+        *(ints(getattr(observation, name)) for name in _POLICY_INT_FIELDS[6:]),
+        chosen,
+    )
+    return chosen
+
+
+_POLICY_INT_FIELDS = (
+    "hand_sizes",
+    "chain_stones",
+    "chain_lengths",
+    "slots",
+    "coins",
+    "trade_counts",
+    "removed_counts",
+    "pending",
+    "deck_size",
+    "round_id",
+    "step",
+)
+"""The integer fields ``POLICY`` reads after ``legal``, in its order (``discard`` comes between the
+first six and the others)."""
+_ROWS = types.Array(_INTS, 1, "C", readonly=True)
+_CHOOSE_ROWS = types.void(
+    POLICY,
+    types.UniTuple(types.float64, MAX_POLICY_SETTINGS),
+    *POLICY.signature.args[:1],
+    _ROWS,  # seat
+    _ROWS,  # phase
+    _ROWS,  # legal
+    *POLICY.signature.args[6:-1],
+    types.int64[::1],
+)
+
+
+@numba.njit(_CHOOSE_ROWS, cache=True, nogil=True)
+def _choose_rows(
+    policy, settings, hands, seat, phase, legal, hand_sizes, chain_stones, chain_lengths, slots, coins,
+    trade_counts, discard, removed_counts, pending, deck_size, round_id, step, chosen,
+):  # fmt: skip
+    """``chosen[row]``: ``policy``'s action in each row."""
+    for row in range(hands.shape[0]):
+        chosen[row] = policy(
+            hands, row, row, seat[row], phase[row], legal[row], hand_sizes, chain_stones, chain_lengths, slots,
+            coins, trade_counts, discard, removed_counts, pending, deck_size, round_id, step, settings,
+        )  # fmt: skip
+
+
+_CHOOSE_ROWS_ENTRY = lockstep.entry_point(_choose_rows, _CHOOSE_ROWS)

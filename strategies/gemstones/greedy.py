@@ -3,135 +3,164 @@
 Chain what fits; take a card that forces a sale only when some chain would sell for a coin or more;
 play the second card only when it fits; discard the card that would force the worst sale (one that
 pays nothing); sell the chain worth the most now; buy the third chain when both slots are full.
+
+It is a compiled policy (``sim.gemstones.observation.POLICY``): the fast engine calls it inside its
+kernel, and ``choose`` runs it over a batch's rows. The helpers reading the mover's chains are the
+ones ``heuristic`` shares.
 """
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 
-from sim.gemstones import rules
-from sim.gemstones.observation import BUY, CHAIN, DISCARD, NONE, PASS, PLAY, SELL, Observation, Phase
+from sim.api import CompiledPolicy
+from sim.gemstones.observation import (
+    BUY,
+    CHAIN,
+    COINS,
+    DISCARD,
+    NONE,
+    PASS,
+    PLAY,
+    POLICY,
+    SELL,
+    Observation,
+    Phase,
+    choose_compiled,
+)
 from strategies import register
-from strategies.gemstones.batch import STONE_IDS, Chains, Decision, best_sales, decide, taken
-from strategies.gemstones.view import View, sale_values
+
+NUM_STONES, NUM_SLOTS = COINS.shape[0], 3
+SELL_SLOTS = (1 << NUM_SLOTS) - 1  # the sale bits of the legal actions, shifted down by SELL
 
 
-def best_sale(slots: rules.Slots) -> tuple[int, int]:
-    """The slot to sell when forced, and its coins: the most coins, then the shortest chain."""
-    values = sale_values(slots)
-    slot = max(values, key=lambda s: (values[s], -rules.chain_at(slots, s)[1]))
-    return slot, values[slot]
+@numba.njit(cache=True, nogil=True)
+def only_action(legal):
+    """The lowest action of the legal-action bits ``legal``: the only one when there is one."""
+    action = 0
+    while not legal >> action & 1:
+        action += 1
+    return action
 
 
-def takes_without_loss(slots: rules.Slots, stone: int) -> bool:
-    """The card fits, or the sale it forces pays at least a coin."""
-    return rules.slot_for(slots, stone) is not None or best_sale(slots)[1] >= 1
+@numba.njit(cache=True, nogil=True)
+def has_one_action(legal):
+    return legal & (legal - 1) == 0
 
 
-def chain_choice(view: View) -> int:
-    """The trade-area stone to chain: one that extends a chain, else starts one, else a paying sale."""
-    offered = [stone for stone, count in enumerate(view.trade_counts) if count]
-    extending = [stone for stone in offered if any(c and c[0] == stone for c in view.slots)]
-    if extending:
-        return CHAIN + max(extending, key=lambda stone: view.trade_counts[stone])
-    fitting = [stone for stone in offered if rules.slot_for(view.slots, stone) is not None]
-    if fitting:
-        return CHAIN + max(fitting, key=lambda stone: view.trade_counts[stone])
-    paying = [stone for stone in offered if takes_without_loss(view.slots, stone)]
-    return CHAIN + max(paying, key=lambda stone: view.trade_counts[stone]) if paying else PASS
+# The mover's chains are two 3-tuples, ``stones`` (``NONE`` for an empty or unbought slot) and
+# ``lengths``, with ``bought`` its number of slots: values, so the helpers cost no reference counts.
 
 
-def discard_choice(view: View) -> int:
-    """Discard the first hand card whose play would force a sale paying nothing."""
-    for position, stone in enumerate(view.hand):
-        if not takes_without_loss(view.slots, stone):
-            return DISCARD + position
+@numba.njit(cache=True, nogil=True)
+def chain_of(stones, stone):
+    """The slot of the chain of ``stone``, -1 when there is none."""
+    for slot in range(NUM_SLOTS):
+        if stones[slot] == stone:
+            return slot
+    return -1
+
+
+@numba.njit(cache=True, nogil=True)
+def empty_slot(stones, bought):
+    """The first bought slot without a chain, -1 when the table is full."""
+    for slot in range(bought):
+        if stones[slot] == NONE:
+            return slot
+    return -1
+
+
+@numba.njit(cache=True, nogil=True)
+def filled_slots(stones):
+    """Bits of the slots holding a chain."""
+    filled = 0
+    for slot in range(NUM_SLOTS):
+        if stones[slot] != NONE:
+            filled |= 1 << slot
+    return filled
+
+
+@numba.njit(cache=True, nogil=True)
+def best_sale(stones, lengths, sellable):
+    """(slot, coins) the chain to sell among the slot bits ``sellable``: the most coins, then the
+    shortest chain, then the first slot."""
+    best, best_coins, best_length = -1, -1, 0
+    for slot in range(NUM_SLOTS):
+        if sellable >> slot & 1:
+            coins = COINS[stones[slot], lengths[slot]]
+            if coins > best_coins or (coins == best_coins and lengths[slot] < best_length):
+                best, best_coins, best_length = slot, coins, lengths[slot]
+    return best, best_coins
+
+
+@numba.njit(cache=True, nogil=True)
+def takes_any_without_loss(stones, lengths, bought):
+    """A card of any stone fits, or the sale it forces pays at least a coin."""
+    return empty_slot(stones, bought) >= 0 or best_sale(stones, lengths, filled_slots(stones))[1] >= 1
+
+
+@numba.njit(cache=True, nogil=True)
+def chain_choice(stones, lengths, bought, offer):
+    """The trade-area stone to chain (``offer``: the cards of each stone): the most offered that
+    extends a chain, else (when a card fits or its sale pays) the most offered; the lowest stone of
+    equals. Else pass."""
+    extending, most_extending = -1, 0
+    offered, most_offered = -1, 0
+    for stone in range(NUM_STONES):
+        count = offer[stone]
+        if count > most_offered:
+            offered, most_offered = stone, count
+        if count > most_extending and chain_of(stones, stone) >= 0:
+            extending, most_extending = stone, count
+    if extending >= 0:
+        return CHAIN + extending
+    if offered >= 0 and takes_any_without_loss(stones, lengths, bought):
+        return CHAIN + offered
     return PASS
 
 
-def greedy_action(view: View) -> int:
-    """Greedy's action in one game: the definition ``greedy_actions`` follows row by row."""
-    if len(view.legal) == 1:
-        return view.legal[0]
-    if view.phase == Phase.BUY:
-        return BUY if all(view.slots) else PASS
-    if view.phase in (Phase.OFFER, Phase.TRADE):
-        return chain_choice(view)
-    if view.phase == Phase.PLAY_SECOND:
-        return PLAY if rules.slot_for(view.slots, view.hand[0]) is not None else PASS
-    if view.phase == Phase.DISCARD:
-        return discard_choice(view)
-    return SELL + best_sale(tuple(c if SELL + s in view.legal else None for s, c in enumerate(view.slots)))[0]
+@numba.njit(cache=True, nogil=True)
+def greedy_choice(phase, legal, stones, lengths, bought, offer, front):
+    """Greedy's action in every phase but the discard (``front``: the hand's front card)."""
+    if phase == Phase.BUY:
+        return PASS if empty_slot(stones, bought) >= 0 else BUY
+    if phase == Phase.OFFER or phase == Phase.TRADE:
+        return chain_choice(stones, lengths, bought, offer)
+    if phase == Phase.PLAY_SECOND:
+        return PLAY if chain_of(stones, front) >= 0 or empty_slot(stones, bought) >= 0 else PASS
+    return SELL + best_sale(stones, lengths, legal >> SELL & SELL_SLOTS)[0]
 
 
-# --------------------------------------------------------------------------- the whole batch at once
-# Each function decides the rows ``rows`` of a batch in one phase, with more than one legal action.
-
-
-def best_sale_pays(chains: Chains) -> np.ndarray:
-    """(n,) bool: the best sale of the chains (``best_sale``) pays a coin or more, so on a full table
-    a card of any stone that fits nowhere is still taken without loss (``takes_without_loss``)."""
-    return best_sales(chains, chains.filled)[1] >= 1
-
-
-def buy_batch(observation: Observation, rows: np.ndarray) -> np.ndarray:
-    """Phase.BUY: buy once both slots are full."""
-    return np.where(Chains.of_mover(observation, rows).full, BUY, PASS)
-
-
-def chain_choice_batch(observation: Observation, rows: np.ndarray) -> np.ndarray:
-    """Phase.OFFER and Phase.TRADE: ``chain_choice``."""
-    chains = Chains.of_mover(observation, rows)
-    counts = taken(observation.trade_counts, rows)
-    offered = counts > 0
-    extending = offered & chains.holding(np.broadcast_to(STONE_IDS, counts.shape))
-    # With no chain to extend, a card fits only in an empty slot, which then takes any stone; on a
-    # full table every card forces the same best sale, so it pays for all offered stones or for none.
-    takes_any = ~chains.full | best_sale_pays(chains)
-    candidates = np.where(extending.any(axis=1)[:, None], extending, offered & takes_any[:, None])
-    most = np.argmax(np.where(candidates, counts, -1), axis=1)  # the first (lowest) stone of the most cards
-    return np.where(candidates.any(axis=1), CHAIN + most, PASS)
-
-
-def play_second_batch(observation: Observation, rows: np.ndarray) -> np.ndarray:
-    """Phase.PLAY_SECOND: play the front card when it fits."""
-    chains = Chains.of_mover(observation, rows)
-    return np.where(chains.fits(taken(observation.hand, rows)[:, 0]), PLAY, PASS)
-
-
-def discard_choice_batch(observation: Observation, rows: np.ndarray) -> np.ndarray:
-    """Phase.DISCARD: ``discard_choice``."""
-    chains = Chains.of_mover(observation, rows)
-    hand = taken(observation.hand, rows)
-    # Only on a full table whose best sale pays nothing does any card lose: those of no chain's stone.
-    losing = ~chains.holding(hand) & (hand != NONE) & (chains.full & ~best_sale_pays(chains))[:, None]
-    return np.where(losing.any(axis=1), DISCARD + np.argmax(losing, axis=1), PASS)
-
-
-def sale_choice_batch(observation: Observation, rows: np.ndarray) -> np.ndarray:
-    """Phase.SELL: the legal sale of the most coins (``best_sale`` of the sellable slots)."""
-    sellable = taken(observation.legal_mask, rows)[:, SELL : SELL + rules.MAX_SLOTS]
-    return SELL + best_sales(Chains.of_mover(observation, rows), sellable)[0]
-
-
-GREEDY_DECISIONS: dict[Phase, Decision] = {
-    Phase.BUY: buy_batch,
-    Phase.OFFER: chain_choice_batch,
-    Phase.TRADE: chain_choice_batch,
-    Phase.PLAY_SECOND: play_second_batch,
-    Phase.DISCARD: discard_choice_batch,
-    Phase.SELL: sale_choice_batch,
-}
-
-
-def greedy_actions(observation: Observation) -> np.ndarray:
-    """(B,) int64 ``greedy_action`` of every row of the batch."""
-    return decide(observation, GREEDY_DECISIONS)
+@numba.njit(POLICY.signature, cache=True, nogil=True)
+def greedy(
+    hands, hand, row, seat, phase, legal, hand_sizes, chain_stones, chain_lengths, slots, coins, trade_counts,
+    discard, removed_counts, pending, deck_size, round_id, step, settings,
+):  # fmt: skip
+    """Greedy's action in one game."""
+    if has_one_action(legal):
+        return only_action(legal)
+    stones = (chain_stones[row, seat, 0], chain_stones[row, seat, 1], chain_stones[row, seat, 2])
+    lengths = (chain_lengths[row, seat, 0], chain_lengths[row, seat, 1], chain_lengths[row, seat, 2])
+    bought = slots[row, seat]
+    if phase == Phase.DISCARD:  # the first hand card whose play would force a sale paying nothing
+        if not takes_any_without_loss(stones, lengths, bought):
+            for position in range(hand_sizes[row, seat]):
+                if chain_of(stones, hands[hand, position]) < 0:
+                    return DISCARD + position
+        return PASS
+    offer = (
+        trade_counts[row, 0], trade_counts[row, 1], trade_counts[row, 2], trade_counts[row, 3],
+        trade_counts[row, 4], trade_counts[row, 5], trade_counts[row, 6], trade_counts[row, 7],
+    )  # fmt: skip
+    return greedy_choice(phase, legal, stones, lengths, bought, offer, hands[hand, 0])
 
 
 @register("gemstones", "greedy")
 class Greedy:
     """The obvious rules: chain what fits, sell the most valuable chain when forced, discard what forces a bad sale."""
 
+    compiled = CompiledPolicy(greedy)
+
     def choose(self, observation: Observation) -> np.ndarray:
-        return greedy_actions(observation)
+        return choose_compiled(self.compiled, observation)

@@ -7,233 +7,192 @@ Chains still on the table at the end pay nothing, so that worth is discounted as
 down. Every choice is scored one step ahead: the coins a move sells for now, the worth of the
 chains it leaves, and the sales the next hand cards will force (the front two cards are played
 soon whatever happens, so their sales are planned with the best choice of chain to sell).
+
+It is a compiled policy (``sim.gemstones.observation.POLICY``). A player's chains being planned are
+a pair of 3-tuples (stones, lengths), so trying a hand costs no allocation.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+import numba
 import numpy as np
 
+from sim.api import CompiledPolicy
 from sim.gemstones import rules
-from sim.gemstones.observation import BUY, DISCARD, NONE, PASS, SELL, Observation, Phase
+from sim.gemstones.observation import BUY, COINS, DISCARD, NONE, PASS, POLICY, SELL, Observation, Phase, choose_compiled
 from strategies import register
-from strategies.gemstones.batch import (
-    CHAIN_VALUES,
-    Chains,
-    Decision,
-    decide,
-    one_hot,
-    stone_counts,
-    taken,
-    unseen_counts,
+from strategies.gemstones.greedy import (
+    NUM_SLOTS,
+    NUM_STONES,
+    SELL_SLOTS,
+    empty_slot,
+    filled_slots,
+    greedy_choice,
+    has_one_action,
+    only_action,
 )
-from strategies.gemstones.greedy import GREEDY_DECISIONS, greedy_action
-from strategies.gemstones.view import View
 
 CAPTURE = 0.35  # share of the unseen cards of a stone the player expects to chain
 PLANNED_HAND_CARDS = 2  # the front cards whose forced plays are planned
 FULL_WORTH_DECK = 40  # with this many cards left or more, a chain's worth is not discounted
 MIN_WORTH_SHARE = 0.15
-GREEDY_PHASES = (Phase.OFFER, Phase.TRADE, Phase.PLAY_SECOND)  # where the look-ahead did worse than greedy
+CARDS_PER_STONE = np.array(rules.CARDS_PER_STONE, dtype=np.int64)
 
 
-def chain_worth(view: View, chain: rules.Chain, hand_rest: tuple[int, ...]) -> float:
-    """The coins ``chain`` should sell for, discounted for the chance it is still unsold at the end."""
-    stone, length = chain
-    unseen_total = max(1, sum(view.unseen))
-    coming = view.unseen[stone] * CAPTURE * min(1.0, view.deck_size / unseen_total)
-    expected = length + hand_rest.count(stone) + coming
-    low, high = rules.chain_value(stone, int(expected)), rules.chain_value(stone, int(expected) + 1)
-    reached = low + (high - low) * (expected - int(expected))
-    share = max(MIN_WORTH_SHARE, min(1.0, view.deck_size / FULL_WORTH_DECK))
-    return max(rules.chain_value(stone, length), share * reached)
-
-
-def position_value(view: View, slots: rules.Slots, hand: tuple[int, ...]) -> float:
-    """Coins from the planned forced plays of the front hand cards plus the worth of the chains left."""
-    coins = 0.0
-    planned, rest = hand[:PLANNED_HAND_CARDS], hand[PLANNED_HAND_CARDS:]
-    for stone in planned:
-        slots, earned = place_best(view, slots, stone, rest)
-        coins += earned
-    return coins + sum(chain_worth(view, chain, rest) for chain in slots if chain is not None)
-
-
-def place_best(
-    view: View, slots: rules.Slots, stone: int, hand_rest: tuple[int, ...], sellable: tuple[int, ...] | None = None
-) -> tuple[rules.Slots, int]:
-    """Place a card, selling (when forced) the chain whose sale loses the least worth."""
-    if rules.slot_for(slots, stone) is not None:
-        return rules.place(slots, stone)
-    options = sellable if sellable is not None else tuple(s for s, c in enumerate(slots) if c is not None)
-
-    def loss(slot: int) -> float:
-        chain = rules.chain_at(slots, slot)
-        return chain_worth(view, chain, hand_rest) - rules.chain_value(*chain)
-
-    return rules.place(slots, stone, min(options, key=lambda slot: (loss(slot), slot)))
-
-
-def heuristic_action(view: View) -> int:
-    """The heuristic's action in one game: the definition ``heuristic_actions`` follows row by row."""
-    if len(view.legal) == 1:
-        return view.legal[0]
-    hand = view.hand
-    if view.phase in GREEDY_PHASES:
-        return greedy_action(view)
-    if view.phase == Phase.BUY:
-        useful = all(view.slots) and view.deck_size >= FULL_WORTH_DECK
-        return BUY if useful else PASS
-    if view.phase == Phase.DISCARD:
-        scores = {
-            DISCARD + position: position_value(view, view.slots, hand[:position] + hand[position + 1 :])
-            for position in range(len(hand))
-        }
-        best = max(scores, key=lambda action: (scores[action], -action))
-        return best if scores[best] > position_value(view, view.slots, hand) else PASS
-    if view.pending is None:  # every other phase is decided above; Phase.SELL always has a card waiting
-        raise ValueError(f"heuristic has no decision to make in phase {view.phase.name}")
-    sellable = tuple(action - SELL for action in view.legal)
-    slots, _ = place_best(view, view.slots, view.pending, hand[PLANNED_HAND_CARDS:], sellable)
-    return SELL + next(slot for slot in sellable if slots[slot] != view.slots[slot])
-
-
-# --------------------------------------------------------------------------- the whole batch at once
-# The float arithmetic below repeats the scalar functions' operations in their order (Python floats
-# and numpy's float64 are the same IEEE doubles), so every score, and every comparison and tie
-# between scores, is bit for bit the scalar one.
-
-
-@dataclass(frozen=True)
-class Outlook:
-    """Per case (a row, or a hypothetical hand of a row), what ``chain_worth`` reads besides the chain."""
-
-    unseen: np.ndarray
-    """(c, 8) int64 ``view.unseen``."""
-    arrival: np.ndarray
-    """(c,) float64 ``min(1.0, view.deck_size / unseen_total)``: the unseen cards still to be drawn."""
-    share: np.ndarray
-    """(c,) float64 the worth kept as the deck runs down."""
-
-    @classmethod
-    def of(cls, observation: Observation, rows: np.ndarray) -> Outlook:
-        """The outlook of the mover in each of the rows ``rows``."""
-        unseen = unseen_counts(observation, rows)
-        deck_sizes = taken(observation.deck_size, rows)
-        unseen_totals = np.maximum(1, unseen.sum(axis=1))
-        return cls(
-            unseen,
-            np.minimum(1.0, deck_sizes / unseen_totals),
-            np.maximum(MIN_WORTH_SHARE, np.minimum(1.0, deck_sizes / FULL_WORTH_DECK)),
-        )
-
-    def take(self, rows: np.ndarray) -> Outlook:
-        """The outlook of the cases ``rows``."""
-        return Outlook(taken(self.unseen, rows), taken(self.arrival, rows), taken(self.share, rows))
-
-
-def chain_worths(outlook: Outlook, chains: Chains, hand_rest: np.ndarray) -> np.ndarray:
-    """(c, 3) float64 ``chain_worth`` of each chain given the stone counts ``hand_rest`` (c, 8) of the
-    hand cards not planned; meaningless for an empty slot."""
-    stones = np.maximum(chains.stones, 0)
-    coming = np.take_along_axis(outlook.unseen, stones, axis=1) * CAPTURE * outlook.arrival[:, None]
-    expected = chains.lengths + np.take_along_axis(hand_rest, stones, axis=1) + coming
-    whole = expected.astype(np.int64)  # int(): expected is never negative, so truncation is the floor
-    low, high = CHAIN_VALUES[stones, whole], CHAIN_VALUES[stones, whole + 1]
+@numba.njit(cache=True, nogil=True)
+def chain_worth(stone, length, in_rest, unseen, arrival, share):
+    """The coins a chain of ``length`` cards of ``stone`` should sell for, discounted for the chance it
+    is still unsold at the end: ``in_rest`` cards of its stone in the hand past the planned ones, its
+    ``unseen`` cards of which ``arrival`` are still to be drawn, ``share`` of its worth kept."""
+    coming = unseen[stone] * CAPTURE * arrival
+    expected = length + in_rest + coming
+    whole = int(expected)  # expected is never negative: the floor
+    low, high = COINS[stone, whole], COINS[stone, whole + 1]
     reached = low + (high - low) * (expected - whole)
-    return np.maximum(CHAIN_VALUES[stones, chains.lengths], outlook.share[:, None] * reached)
+    return max(COINS[stone, length], share * reached)
 
 
-def cheapest_sales(outlook: Outlook, chains: Chains, hand_rest: np.ndarray, sellable: np.ndarray) -> np.ndarray:
-    """(c,) the slot among ``sellable`` (c, 3) whose sale loses the least worth, then the first
-    (``place_best``'s ``min(options, key=lambda slot: (loss(slot), slot))``)."""
-    losses = chain_worths(outlook, chains, hand_rest) - chains.values()
-    return np.argmin(np.where(sellable, losses, np.inf), axis=1)
+@numba.njit(cache=True, nogil=True)
+def kept_card(hands, hand, skipped, index):
+    """Card ``index`` of the hand without its card at position ``skipped`` (-1: the whole hand)."""
+    return hands[hand, index if skipped < 0 or index < skipped else index + 1]
 
 
-def place_best_batch(
-    outlook: Outlook, chains: Chains, stones: np.ndarray, hand_rest: np.ndarray
-) -> tuple[Chains, np.ndarray]:
-    """``place_best`` of a card of ``stones`` (c,) in each case (``NONE``: no card, nothing changes):
-    the chains after it and the coins (c,) of the sale it forced."""
-    sold = cheapest_sales(outlook, chains, hand_rest, chains.filled)
-    forced = ~chains.fits(stones) & (stones != NONE)
-    coins = np.where(forced, chains.values()[np.arange(len(sold)), sold], 0)
-    return chains.placed(stones, sold), coins
+@numba.njit(cache=True, nogil=True)
+def count_in_rest(hands, hand, size, skipped, stone):
+    """The cards of ``stone`` past the planned ones in the ``size`` cards of the hand kept."""
+    count = 0
+    for index in range(PLANNED_HAND_CARDS, size):
+        count += kept_card(hands, hand, skipped, index) == stone
+    return count
 
 
-def position_values(outlook: Outlook, chains: Chains, planned: np.ndarray, hand_rest: np.ndarray) -> np.ndarray:
-    """(c,) float64 ``position_value`` of each case: its chains, the front hand cards ``planned``
-    (c, PLANNED_HAND_CARDS) ``NONE``-padded, and the stone counts ``hand_rest`` (c, 8) of the others."""
-    coins = np.zeros(len(planned))
-    for column in range(PLANNED_HAND_CARDS):
-        chains, earned = place_best_batch(outlook, chains, planned[:, column], hand_rest)
-        coins += earned
-    worths = np.where(chains.filled, chain_worths(outlook, chains, hand_rest), 0.0)
-    total = worths[:, 0]
-    for slot in range(1, rules.MAX_SLOTS):  # slot by slot, as sum() adds them (x + 0.0 is x)
-        total = total + worths[:, slot]
-    return coins + total
-
-
-def buy_batch(observation: Observation, rows: np.ndarray) -> np.ndarray:
-    """Phase.BUY: buy once both slots are full, while the deck is still long enough to pay it back."""
-    useful = Chains.of_mover(observation, rows).full & (taken(observation.deck_size, rows) >= FULL_WORTH_DECK)
-    return np.where(useful, BUY, PASS)
-
-
-def discard_batch(observation: Observation, rows: np.ndarray) -> np.ndarray:
-    """Phase.DISCARD: the discard leaving the best position (the first of equals), if it beats keeping all."""
-    hand = taken(observation.hand, rows)
-    sizes = (hand != NONE).sum(axis=1)
-    width = max(int(sizes.max()), PLANNED_HAND_CARDS + 1)  # hand[:, 2] is read even when the hand is short
-    hand = hand[:, :width]
-    hand_counts = stone_counts(hand)
-    # Case 0 .. n-1 keeps the whole hand; then one case per (row, position) discarding that card.
-    row_of, position = np.nonzero(np.arange(width) < sizes[:, None])
-    kept_front = hand[:, :PLANNED_HAND_CARDS]
-    first = np.where(position == 0, hand[row_of, 1], hand[row_of, 0])
-    second = np.where(position >= PLANNED_HAND_CARDS, hand[row_of, 1], hand[row_of, 2])
-    discarded = hand[row_of, position]
-    planned = np.concatenate([kept_front, np.stack([first, second], axis=1)])
-    cases = np.concatenate([np.arange(len(rows)), row_of])
-    hand_rest = taken(hand_counts, cases) - one_hot(planned[:, 0]) - one_hot(planned[:, 1])
-    hand_rest[len(rows) :] -= one_hot(discarded)
-    values = position_values(
-        Outlook.of(observation, rows).take(cases), Chains.of_mover(observation, rows).take(cases), planned, hand_rest
+@numba.njit(cache=True, nogil=True)
+def with_slot(values, slot, value):
+    """The 3-tuple ``values`` with ``value`` at ``slot``."""
+    return (
+        value if slot == 0 else values[0],
+        value if slot == 1 else values[1],
+        value if slot == 2 else values[2],
     )
-    stay = values[: len(rows)]
-    scores = np.full(hand.shape, -np.inf)
-    scores[row_of, position] = values[len(rows) :]
-    best = np.argmax(scores, axis=1)  # the highest score, the lowest position of equals: key (score, -action)
-    return np.where(scores[np.arange(len(rows)), best] > stay, DISCARD + best, PASS)
 
 
-def sale_batch(observation: Observation, rows: np.ndarray) -> np.ndarray:
-    """Phase.SELL: the legal sale losing the least worth."""
-    hand_rest = stone_counts(taken(observation.hand, rows)[:, PLANNED_HAND_CARDS:])
-    sellable = taken(observation.legal_mask, rows)[:, SELL : SELL + rules.MAX_SLOTS]
-    chains = Chains.of_mover(observation, rows)
-    return SELL + cheapest_sales(Outlook.of(observation, rows), chains, hand_rest, sellable)
+@numba.njit(cache=True, nogil=True)
+def cheapest_sale(stones, lengths, sellable, hands, hand, size, skipped, unseen, arrival, share):
+    """The slot among the bits ``sellable`` whose sale loses the least worth; the first of equals."""
+    best, best_loss = -1, np.inf
+    for slot in range(NUM_SLOTS):
+        if sellable >> slot & 1:
+            stone, length = stones[slot], lengths[slot]
+            in_rest = count_in_rest(hands, hand, size, skipped, stone)
+            loss = chain_worth(stone, length, in_rest, unseen, arrival, share) - COINS[stone, length]
+            if loss < best_loss:
+                best, best_loss = slot, loss
+    return best
 
 
-HEURISTIC_DECISIONS: dict[Phase, Decision] = {
-    **{phase: GREEDY_DECISIONS[phase] for phase in GREEDY_PHASES},
-    Phase.BUY: buy_batch,
-    Phase.DISCARD: discard_batch,
-    Phase.SELL: sale_batch,
-}
+@numba.njit(cache=True, nogil=True)
+def position_value(stones, lengths, bought, hands, hand, size, skipped, unseen, arrival, share):
+    """Coins from the planned forced plays of the front cards of the hand kept (``size`` cards) plus
+    the worth of the chains left."""
+    coins = 0.0
+    for index in range(min(PLANNED_HAND_CARDS, size)):
+        stone = kept_card(hands, hand, skipped, index)
+        slot = -1
+        for chain in range(NUM_SLOTS):
+            if stones[chain] == stone:
+                slot = chain
+                break
+        if slot < 0:
+            for chain in range(bought):
+                if stones[chain] == NONE:
+                    slot = chain
+                    break
+        if slot >= 0:
+            stones, lengths = with_slot(stones, slot, stone), with_slot(lengths, slot, lengths[slot] + 1)
+        else:  # the card forces a sale: the one losing the least worth
+            filled = 0
+            for chain in range(NUM_SLOTS):
+                if stones[chain] != NONE:
+                    filled |= 1 << chain
+            sold = cheapest_sale(stones, lengths, filled, hands, hand, size, skipped, unseen, arrival, share)
+            coins += COINS[stones[sold], lengths[sold]]
+            stones, lengths = with_slot(stones, sold, stone), with_slot(lengths, sold, 1)
+    worth = 0.0
+    for slot in range(NUM_SLOTS):  # slot by slot, as the definition adds them
+        if stones[slot] != NONE:
+            in_rest = count_in_rest(hands, hand, size, skipped, stones[slot])
+            worth = worth + chain_worth(stones[slot], lengths[slot], in_rest, unseen, arrival, share)
+    return coins + worth
 
 
-def heuristic_actions(observation: Observation) -> np.ndarray:
-    """(B,) int64 ``heuristic_action`` of every row of the batch."""
-    return decide(observation, HEURISTIC_DECISIONS)
+@numba.njit(cache=True, nogil=True)
+def unseen_counts(hands, hand, row, hand_sizes, seat, chain_stones, chain_lengths, trade_counts, discard,
+                  removed_counts, pending):  # fmt: skip
+    """(8,) the cards of each stone the mover has not seen: the deck plus the opponent's hand."""
+    unseen = CARDS_PER_STONE.copy()
+    for position in range(hand_sizes[row, seat]):
+        unseen[hands[hand, position]] -= 1
+    for place in range(discard.shape[1]):
+        if discard[row, place] == NONE:
+            break
+        unseen[discard[row, place]] -= 1
+    for player in range(chain_stones.shape[1]):
+        for slot in range(NUM_SLOTS):
+            if chain_stones[row, player, slot] != NONE:
+                unseen[chain_stones[row, player, slot]] -= chain_lengths[row, player, slot]
+    for stone in range(NUM_STONES):
+        unseen[stone] -= trade_counts[row, stone] + removed_counts[row, stone]
+    if pending[row] != NONE:
+        unseen[pending[row]] -= 1
+    return unseen
+
+
+@numba.njit(POLICY.signature, cache=True, nogil=True)
+def heuristic(
+    hands, hand, row, seat, phase, legal, hand_sizes, chain_stones, chain_lengths, slots, coins, trade_counts,
+    discard, removed_counts, pending, deck_size, round_id, step, settings,
+):  # fmt: skip
+    """The heuristic's action in one game: greedy's in the offer, the trade area and the second play
+    (where the look-ahead did worse than greedy); the purchase, discards and sales scored."""
+    if has_one_action(legal):
+        return only_action(legal)
+    stones = (chain_stones[row, seat, 0], chain_stones[row, seat, 1], chain_stones[row, seat, 2])
+    lengths = (chain_lengths[row, seat, 0], chain_lengths[row, seat, 1], chain_lengths[row, seat, 2])
+    bought = slots[row, seat]
+    if phase == Phase.OFFER or phase == Phase.TRADE or phase == Phase.PLAY_SECOND:
+        offer = (
+            trade_counts[row, 0], trade_counts[row, 1], trade_counts[row, 2], trade_counts[row, 3],
+            trade_counts[row, 4], trade_counts[row, 5], trade_counts[row, 6], trade_counts[row, 7],
+        )  # fmt: skip
+        return greedy_choice(phase, legal, stones, lengths, bought, offer, hands[hand, 0])
+    deck = deck_size[row]
+    if phase == Phase.BUY:
+        return BUY if empty_slot(stones, bought) < 0 and deck >= FULL_WORTH_DECK else PASS
+    unseen = unseen_counts(
+        hands, hand, row, hand_sizes, seat, chain_stones, chain_lengths, trade_counts, discard, removed_counts, pending
+    )
+    arrival = min(1.0, deck / max(1, unseen.sum()))
+    share = max(MIN_WORTH_SHARE, min(1.0, deck / FULL_WORTH_DECK))
+    size = hand_sizes[row, seat]
+    if phase == Phase.DISCARD:
+        stay = position_value(stones, lengths, bought, hands, hand, size, -1, unseen, arrival, share)
+        best, best_value = -1, -np.inf
+        for position in range(size):  # the best discard, the first of equals
+            value = position_value(stones, lengths, bought, hands, hand, size - 1, position, unseen, arrival, share)
+            if value > best_value:
+                best, best_value = position, value
+        return DISCARD + best if best_value > stay else PASS
+    # Phase.SELL: the legal sale losing the least worth.
+    sellable = legal >> SELL & SELL_SLOTS & filled_slots(stones)
+    return SELL + cheapest_sale(stones, lengths, sellable, hands, hand, size, -1, unseen, arrival, share)
 
 
 @register("gemstones", "heuristic")
 class Heuristic:
     """Values chains by what they should reach given the unseen cards, and plans the forced sales."""
 
+    compiled = CompiledPolicy(heuristic)
+
     def choose(self, observation: Observation) -> np.ndarray:
-        return heuristic_actions(observation)
+        return choose_compiled(self.compiled, observation)

@@ -22,19 +22,8 @@ from sim.gemstones import rules
 from sim.gemstones.engine import NUM_PLAYERS, State, Variants
 from sim.gemstones.game import PACKS
 from sim.gemstones.observation import BUY, CHAIN, NUM_ACTIONS, PASS, PLAY, SELL, Observation, Phase
-from strategies.gemstones.batch import Chains, stone_counts
-from strategies.gemstones.greedy import greedy_action, greedy_actions
-from strategies.gemstones.heuristic import (
-    PLANNED_HAND_CARDS,
-    Outlook,
-    chain_worth,
-    heuristic_action,
-    heuristic_actions,
-    position_value,
-    position_values,
-)
-from strategies.gemstones.view import View
 from strategies.montecarlo import decision_uniforms
+from tests.gemstones.definitions import View, chain_worth, greedy_action, heuristic_action, position_value
 
 SEED = 11
 GAMES_PER_RULES = 10
@@ -51,7 +40,6 @@ RULES = (
 )
 PLAYERS = ("random", "greedy", "heuristic")
 SCALAR = {"greedy": greedy_action, "heuristic": heuristic_action}
-BATCHED = {"greedy": greedy_actions, "heuristic": heuristic_actions}
 
 # --------------------------------------------------------------------------- the sample of observations
 
@@ -183,26 +171,9 @@ def test_the_sample_takes_every_way_of_every_decision():
 
 
 @pytest.mark.parametrize("name", ["greedy", "heuristic"])
-def test_the_batched_strategy_decides_every_row_as_the_scalar_one(name):
+def test_the_compiled_strategy_decides_every_row_as_the_scalar_definition(name):
     batch = sample()
-    assert_same_rows(batch, BATCHED[name](batch), oracle(name))
-    assert_same_rows(batch, strategies.get("gemstones", name).choose(batch), oracle(name))  # what the registry plays
-
-
-def test_the_batched_position_values_are_the_scalar_floats_bit_for_bit():
-    """Equal actions could hide a float summed in another order (it seldom flips a choice): the
-    heuristic's scores themselves must be the same doubles."""
-    batch = sample()
-    rows = np.flatnonzero(batch.phase != Phase.OVER)
-    hands = batch.hand[rows]
-    batched = position_values(
-        Outlook.of(batch, rows),
-        Chains.of_mover(batch, rows),
-        hands[:, :PLANNED_HAND_CARDS],
-        stone_counts(hands[:, PLANNED_HAND_CARDS:]),
-    )
-    scalar = np.array([position_value(views()[row], views()[row].slots, views()[row].hand) for row in rows])
-    assert np.array_equal(batched, scalar)
+    assert_same_rows(batch, strategies.get("gemstones", name).choose(batch), oracle(name))
 
 
 @pytest.mark.parametrize("name", PLAYERS)
