@@ -8,7 +8,8 @@ the peak resident memory of the processes that played.
 
 Every seat plays the game's ``baseline``, its spec's own computer player: cheap and deterministic, so
 the figures measure the engine more than the strategy. Decisions are counted as the rows of the
-observations the strategy is handed.
+observations the strategy is handed; a baseline with a compiled policy decides inside the fast
+engine's kernel, uncounted, so a fast row's decisions are shown as "-" (0 in the JSON).
 
 Warm-up runs are not timed; each figure is the best of ``Effort.repeats`` measurements of at least
 ``Effort.min_seconds``. A batch is one call for that many rounds, dealt and played a deal block
@@ -316,7 +317,7 @@ def format_table(table: Table) -> str:
     for row in table.rows:
         lines.append(
             f"{row.engine:<10} {row.batch:>9,} {row.cores:>5} {row.with_deals:>15,.0f} {row.play_only:>13,.0f}"
-            f" {row.decisions:>13,.0f} {row.speedup:>7.1f} {row.peak_mb:>8.0f}"
+            f" {f'{row.decisions:,.0f}' if row.decisions else '-':>13} {row.speedup:>7.1f} {row.peak_mb:>8.0f}"
         )
     lines.append(f"(every seat plays {table.strategy}; {table.seconds:.0f} s)")
     return "\n".join(lines)

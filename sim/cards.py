@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
+import numba
 import numpy as np
 
 RANKS = "A23456789TJQK"
@@ -108,3 +109,13 @@ def nth_card(masks: np.ndarray, n: np.ndarray) -> np.ndarray:
         rest -= below * skip
         position += width * skip
     return position
+
+
+@numba.njit(cache=True, nogil=True)
+def count_cards(mask: int) -> int:
+    """How many cards a card bitmask holds (compiled, for kernels and compiled policies)."""
+    count = 0
+    while mask:  # LLVM turns this loop into one popcount instruction
+        mask &= mask - 1
+        count += 1
+    return count

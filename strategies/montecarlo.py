@@ -44,7 +44,7 @@ import numba
 import numpy as np
 
 from sim.api import Strategy
-from sim.cards import NUM_CARDS
+from sim.cards import NUM_CARDS, count_cards
 
 CARD_IDS = np.arange(NUM_CARDS, dtype=np.int64)
 MAX_REDRAWS = 1000
@@ -220,25 +220,15 @@ def _fill_rows(pool, void, is_slot, uniform, cards, filled):  # pragma: no cover
             if not is_slot[row, column]:
                 continue
             allowed = free & ~void[row, column]
-            count = _bit_count(allowed)
+            count = count_cards(allowed)
             if count == 0:
                 filled[row] = False
                 break
             for _ in range(np.int64(uniform[row, column] * count)):  # drop the lower cards
                 allowed &= allowed - 1
-            card = _bit_count((allowed & -allowed) - 1)  # the lowest card left: the bits below it
+            card = count_cards((allowed & -allowed) - 1)  # the lowest card left: the bits below it
             cards[row, column] = card
             free &= ~(np.int64(1) << card)
-
-
-@numba.njit(cache=True, nogil=True)
-def _bit_count(mask: int) -> int:
-    """How many bits a mask sets."""
-    count = 0
-    while mask:  # LLVM turns this loop into one popcount instruction
-        mask &= mask - 1
-        count += 1
-    return count
 
 
 def card_bits(cards: np.ndarray) -> np.ndarray:

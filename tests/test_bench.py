@@ -25,7 +25,10 @@ def test_every_engine_of_every_game_gets_positive_rows(name):
     assert [row.batch for row in table.rows if row.engine != "reference"] == [300] * (len(game.play_rounds) - 1)
     for row in table.rows:
         assert row.play_only >= row.with_deals > 0 and row.peak_mb > 0
-        assert row.decisions >= row.with_deals  # every round takes at least one decision
+        if row.engine == "reference":
+            assert row.decisions >= row.with_deals  # every round takes at least one decision
+        else:  # the baseline's compiled policy decides inside the kernel, uncounted
+            assert row.decisions == 0
     assert table.rows[0].speedup == 1.0
     assert table.strategy == game.baseline and not strategies.info(name, game.baseline).cheating
 
@@ -45,7 +48,10 @@ def test_bench_prints_and_writes_every_row_on_every_core(tmp_path, capsys, monke
     ]
     for row in rows:
         assert row["game"] == "straights" and row["play_only"] >= row["with_deals"] > 0 and row["peak_mb"] > 0
-        assert row["decisions"] == pytest.approx(52 * row["with_deals"])  # a Straights round is 52 decisions
+        if row["engine"] == "reference":
+            assert row["decisions"] == pytest.approx(52 * row["with_deals"])  # a Straights round is 52 decisions
+        else:
+            assert row["decisions"] == 0  # first-legal's compiled policy decides in the kernel, uncounted
         assert f"{row['batch']:,}" in table
     assert all(row["speedup"] == 1.0 for row in rows if row["engine"] == "reference")
     assert "every seat plays first-legal" in table

@@ -42,7 +42,7 @@ from itertools import product
 import numba
 import numpy as np
 
-from sim.cards import ALL_CARDS_MASK, NUM_CARDS, NUM_RANKS, NUM_SUITS, bits_to_bools, bools_to_bits
+from sim.cards import ALL_CARDS_MASK, NUM_CARDS, NUM_RANKS, NUM_SUITS, bits_to_bools, bools_to_bits, count_cards
 from sim.ginrummy import rules
 
 MAX_CARDS = rules.FIRST_HAND_SIZE
@@ -697,16 +697,6 @@ def hand_best_discard(hand: int, allowed: int) -> tuple[int, int]:
 
 
 @numba.njit(cache=True, nogil=True)
-def mask_count(mask: int) -> int:
-    """How many cards a card mask holds."""
-    count = 0
-    while mask:  # LLVM turns this loop into one popcount instruction
-        mask &= mask - 1
-        count += 1
-    return count
-
-
-@numba.njit(cache=True, nogil=True)
 def _card_of_bit(bit: int) -> int:
     """The card id of a single-bit card mask: the bits below it."""
-    return mask_count(bit - 1)
+    return count_cards(bit - 1)

@@ -98,13 +98,3 @@ def pick(first: np.ndarray, second: np.ndarray, base: int, cards: int) -> int:
     packed |= packed >> 7
     best = max(first[base + (packed & (HALF - 1))], second[base + ((packed >> 26) & (HALF - 1))])
     return best & 63
-
-
-@numba.njit(cache=True, nogil=True)
-def count(cards: int) -> int:
-    """How many cards a card bitmask holds."""
-    total = 0
-    while cards:  # LLVM turns this loop into one popcount instruction
-        cards &= cards - 1
-        total += 1
-    return total

@@ -23,11 +23,11 @@ import numba
 import numpy as np
 
 from sim.api import CompiledPolicy
-from sim.cards import NUM_CARDS, NUM_RANKS, rank_of
+from sim.cards import NUM_CARDS, NUM_RANKS, count_cards, rank_of
 from sim.euchre import rules
 from sim.euchre.observation import NONE, ORDER_UP, PASS, POLICY, Observation, Phase, choose_compiled
 from strategies import register
-from strategies.euchre.batch import HALF, LED_CONTEXT, PATTERN_CARDS, SIX_BITS, CardPicker, count, pick
+from strategies.euchre.batch import HALF, LED_CONTEXT, PATTERN_CARDS, SIX_BITS, CardPicker, pick
 
 # Trick-taking value, in tenths, of a trump by its order within trump (9, 10, Q, K, A, left bower, right bower).
 TRUMP_VALUES = (10, 12, 15, 17, 20, 25, 30)
@@ -152,7 +152,7 @@ def hand_strength(hand: int, trump: int) -> int:
         np.int64(_HALF_VALUES[base + (packed & (HALF - 1))]) + _HALF_VALUES[base + HALF + ((packed >> 26) & (HALF - 1))]
     )
     strength = both & (_VOIDS - 1)
-    if count(hand & _TRUMP_CARDS[trump]) >= 2:
+    if count_cards(hand & _TRUMP_CARDS[trump]) >= 2:
         strength += (both >> 10) * VOID_WITH_TRUMPS
     return strength
 
@@ -204,7 +204,7 @@ def round_two_action(hand: int, upcard: int, seat: int, dealer: int, threshold: 
 def lead(hand: int, trump: int, we_made_it: bool) -> int:
     """As a maker with two or more trumps the highest trump; else an off-suit ace (the lowest card id
     of them); else the lowest off-suit card; with only trump, the highest trump."""
-    if we_made_it and count(hand & _TRUMP_CARDS[trump]) >= 2:
+    if we_made_it and count_cards(hand & _TRUMP_CARDS[trump]) >= 2:
         return pick(_HIGHEST_FIRST, _HIGHEST_SECOND, trump * HALF, hand)
     return pick(_LEAD_FIRST, _LEAD_SECOND, trump * HALF, hand)
 

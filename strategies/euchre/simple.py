@@ -14,11 +14,11 @@ import numba
 import numpy as np
 
 from sim.api import CompiledPolicy
-from sim.cards import NUM_CARDS, suit_of
+from sim.cards import NUM_CARDS, count_cards, suit_of
 from sim.euchre import rules
 from sim.euchre.observation import NONE, ORDER_UP, PASS, POLICY, Observation, Phase, choose_compiled
 from strategies import register
-from strategies.euchre.batch import HALF, LED_CONTEXT, NEXT_SUIT, CardPicker, count, pick
+from strategies.euchre.batch import HALF, LED_CONTEXT, NEXT_SUIT, CardPicker, pick
 
 _LOWEST = rules.PACK_SIZE - 1  # a key minus a card's place in the trick order ranks the lowest card highest
 _NON_TRUMP = 32  # above every place in the trick order
@@ -70,7 +70,7 @@ def simple(
     if phase == _MAKING:
         round_two = making_round == 2
         proposed = _PROPOSED[round_two * NUM_CARDS + upcard]
-        faces = count(hand & _TRUMP_FACES[proposed]) + (round_two and seat == dealer)
+        faces = count_cards(hand & _TRUMP_FACES[proposed]) + (round_two and seat == dealer)
         return ORDER_UP + proposed if faces >= 2 - round_two else PASS
     if phase == _DISCARD:
         return pick(_DISCARD_FIRST, _DISCARD_SECOND, trump * HALF, hand)

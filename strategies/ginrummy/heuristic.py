@@ -36,9 +36,9 @@ import numba
 import numpy as np
 
 from sim.api import CompiledPolicy
-from sim.cards import ALL_CARDS_MASK
+from sim.cards import ALL_CARDS_MASK, count_cards
 from sim.ginrummy import rules
-from sim.ginrummy.melds import hand_deadwood, mask_count
+from sim.ginrummy.melds import hand_deadwood
 from sim.ginrummy.observation import (
     DRAW_DISCARD,
     DRAW_STOCK,
@@ -74,7 +74,7 @@ def draw(hand: int, top_discard: int, threw: int, take_gain: float) -> int:
     while throws:
         bit = throws & -throws
         throws ^= bit
-        if not joins and CARD_VALUES[mask_count(bit - 1)] - CARD_VALUES[top_discard] < take_gain:
+        if not joins and CARD_VALUES[count_cards(bit - 1)] - CARD_VALUES[top_discard] < take_gain:
             continue
         if before - hand_deadwood(with_top ^ bit) >= take_gain:
             return DRAW_DISCARD
@@ -124,11 +124,11 @@ def heuristic(
     while throws:
         bit = throws & -throws
         throws ^= bit
-        card = mask_count(bit - 1)
+        card = count_cards(bit - 1)
         left = hand_deadwood(hand ^ bit)
         if best < 0 or left < best_left or (left == best_left and THROW_ORDER[card] < THROW_ORDER[best]):
             best, best_left = card, left
-        outs = mask_count(meld_outs(hand ^ bit) & unseen)
+        outs = count_cards(meld_outs(hand ^ bit) & unseen)
         score = left - out_weight * outs + danger(card, feeding, close, safe, feed_cost, near_cost, safe_bonus)
         if throw < 0 or score < throw_score or (score == throw_score and THROW_ORDER[card] < THROW_ORDER[throw]):
             throw, throw_score = card, score

@@ -24,7 +24,7 @@ import numba
 import numpy as np
 
 from sim.api import CompiledPolicy
-from sim.cards import NUM_CARDS, NUM_RANKS, NUM_SUITS, make_card
+from sim.cards import NUM_CARDS, NUM_RANKS, NUM_SUITS, count_cards, make_card
 from sim.straights import rules
 from sim.straights.observation import POLICY, Observation, choose_compiled
 from strategies import Between, register
@@ -74,16 +74,6 @@ SLICE_POINTS = (
 
 
 @numba.njit(cache=True, nogil=True)
-def mask_count(mask: int) -> int:
-    """How many cards a card bitmask holds."""
-    count = 0
-    while mask:  # LLVM turns this loop into one popcount instruction
-        mask &= mask - 1
-        count += 1
-    return count
-
-
-@numba.njit(cache=True, nogil=True)
 def mask_points(mask: int) -> int:
     """The discard points of the cards in a card bitmask."""
     points = 0
@@ -109,9 +99,9 @@ def heuristic(hands, hand, held, legal, options, table, settings):
             if legal:
                 opened = OPENED[card]
                 score = (
-                    own_open * mask_count(opened & held_cards)
+                    own_open * count_cards(opened & held_cards)
                     + reach * mask_points(stranded)
-                    - gift * mask_count(opened & ~(held_cards | table))
+                    - gift * count_cards(opened & ~(held_cards | table))
                 )
             else:
                 score = float(-mask_points(np.int64(1) << card | stranded))
