@@ -27,6 +27,7 @@ from typing import Any
 
 import pandas as pd
 import pyarrow as pa
+import pyarrow.parquet as pq
 
 from sim.files import UnreadableFile, atomic_write_bytes, read_bounded
 from sim.numbers import NumberError, json_int, shown
@@ -197,10 +198,14 @@ class RunStore:
 
     def read_rows(self, index: int, limit: int = MAX_ROWS_FILE_BYTES) -> pd.DataFrame:
         """Chunk ``index``'s per-round (or per-game) rows, read whole from a regular file of at most
-        ``limit`` bytes and handed to pyarrow from memory (so pyarrow never opens a pipe or a device)."""
+        ``limit`` bytes and handed to pyarrow from memory (so pyarrow never opens a pipe or a device).
+        Read on this thread: pyarrow's thread pools, once started, can abort the process as it exits
+        ("terminate called without an active exception", apache/arrow#34314), and a chunk's rows
+        are small."""
         path = self.chunk_path(index, ".parquet")
         try:
-            return pd.read_parquet(io.BytesIO(read_bounded(path, limit, "chunk's rows")))
+            stored = pq.ParquetFile(pa.BufferReader(read_bounded(path, limit, "chunk's rows")))
+            return stored.read(use_threads=False).to_pandas(use_threads=False)
         except (UnreadableFile, ValueError, pa.ArrowException) as error:
             raise ResultsError(f"{path} is unreadable: {error}") from None
 

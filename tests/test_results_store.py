@@ -295,3 +295,18 @@ def test_too_much_work_on_the_command_line_is_refused_before_it_starts(tmp_path)
                    "--rounds", "1000000000000000", "--chunk-size", "1", "--out", str(tmp_path / "run"), seconds=60)
     assert done.returncode == 2
     assert one_line(done.stderr).endswith("choose a chunk size of at least 1,000,000,000\n")
+
+
+def test_reading_rows_starts_no_pyarrow_thread_that_could_abort_the_exit(pristine):
+    """pyarrow's thread pools, once started, can abort a process as it exits ("terminate called
+    without an active exception", exit -6: it failed a CI run once, on ``cardsim report``); the store
+    reads rows on the calling thread, so a cardsim that read rows starts no pool."""
+    probe = (
+        "import os, sys; from sim.results import RunStore\n"
+        "threads = lambda: len(os.listdir('/proc/self/task'))\n"
+        "before = threads(); RunStore(sys.argv[1]).load_rows(); print(threads() - before)\n"
+    )
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    started = subprocess.run([sys.executable, "-c", probe, str(pristine)], cwd=ROOT, env=env, capture_output=True,
+                             text=True, timeout=SECONDS, check=True)
+    assert started.stdout.strip() == "0"
