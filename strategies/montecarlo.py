@@ -267,6 +267,18 @@ def likeliest_worlds(mismatches: np.ndarray, keep: int) -> np.ndarray:
     return np.argsort(mismatches, axis=1, kind="stable")[:, :keep]  # stable: ties stay in draw order
 
 
+def weighted_worlds(
+    mismatches: np.ndarray, softness: float, keep: int, rngs: Sequence[np.random.Generator]
+) -> np.ndarray:
+    """(d, keep) which of each decision's drawn worlds to keep: ``keep`` of the (d, drawn) without
+    replacement, each with probability proportional to ``softness ** mismatches`` (0 < softness <= 1:
+    the chance a modelled seat strays from its model at a judged action), drawn from row ``r``'s own
+    ``rngs[r]`` (Gumbel top-k sampling)."""
+    log_weight = mismatches * np.log(softness)
+    gumbel = np.stack([-np.log(-np.log(rng.random(mismatches.shape[1]))) for rng in rngs])
+    return np.argsort(-(log_weight + gumbel), axis=1, kind="stable")[:, :keep]
+
+
 # --------------------------------------------------------------------------- the oracle's hook
 
 

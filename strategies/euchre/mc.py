@@ -303,7 +303,7 @@ def _lay_out_worlds(card_owner, slot_owner, dealer, slot_cards, samples, deals, 
                 next_place[owner[card]] += 1
 
 
-def _engine() -> ModuleType:
+def fast_engine() -> ModuleType:
     """The fast engine, imported when a lookahead first needs it: the programs that seat mc load this
     module, and loading the engine's kernels takes a fraction of a second they need not wait."""
     from sim.euchre import fast
@@ -364,7 +364,7 @@ def policy_mismatches(
     hand_ids = SEATS * np.arange(len(deals), dtype=np.int64) + dealers
     all_scores, all_weights = np.repeat(scores, samples, axis=0), np.repeat(weights, samples, axis=0)
     mismatches = np.empty(len(deals), dtype=np.int64)
-    fast = _engine()
+    fast = fast_engine()
     for rows, lineup in lineups(seats, policy, team_policy):
         mismatches[rows] = fast.judge_scripts(
             deals[rows], lineup, hand_ids[rows], all_scores[rows], scripts[rows], steps[rows], all_weights[rows]
@@ -388,7 +388,10 @@ class EuchreLookahead(SlotLookahead):
 
     def roll_out(self, observation: Observation, deciding: np.ndarray, rollouts: Rollouts) -> np.ndarray:
         deciders = observation.take(deciding)
-        worlds = self.worlds(deciders)
+        return self.played_out(deciders, self.worlds(deciders), rollouts)
+
+    def played_out(self, deciders: Observation, worlds: Worlds, rollouts: Rollouts) -> np.ndarray:
+        """(m,) each rollout's value: its world's hand played on from the candidate by the policies."""
         decision, world = rollouts.decision, rollouts.world
         deals = worlds.deals[decision, world]
         scripts = worlds.scripts[decision, world]
@@ -401,7 +404,7 @@ class EuchreLookahead(SlotLookahead):
         scripts[np.arange(len(decision)), step] = rollouts.candidate
         hand_ids = SEATS * np.arange(len(decision), dtype=np.int64) + dealer
         points = np.empty((len(decision), SEATS), dtype=np.int64)
-        fast = _engine()
+        fast = fast_engine()
         for rows, lineup in lineups(seat, self.policy, self.team_policy):
             points[rows] = fast.play_rounds(
                 deals[rows], lineup, hand_ids[rows], scores[rows], script=scripts[rows], script_length=step[rows] + 1
