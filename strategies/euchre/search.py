@@ -10,7 +10,9 @@ make of it; ``search`` solves the tricks of every world exactly, open-handed
   (the bidding and the dealer's discard as mc models them), and the tricks are solved from the first
   lead (``bids="solver"``); or, as mc does, the whole hand is played out by the policies
   (``bids="rollout"``), since an open-handed solver sees every card and so values contracts too
-  boldly (the published solver-backed Euchre players always pick up a bower).
+  boldly (the published solver-backed Euchre players always pick up a bower); or the trained bid
+  table decides where its gain is clear and the solver elsewhere (``bids="table"``,
+  ``strategies.euchre.bids``: offline self-play on the compiled engine).
 
 A world's value is our team's points minus theirs: a hand's points grow with a team's tricks, so
 solving for tricks solves for points. Worlds are mc's: dealt consistently with what the seat saw and
@@ -30,6 +32,7 @@ import numpy as np
 from sim.euchre import rules
 from sim.euchre.observation import BIDS, DISCARD_STEP, FIRST_CARD_STEP, NONE, ORDER_UP, PASS, Observation, Phase
 from strategies import SEED_MAX, Between, NestedSpec, OneOf, register
+from strategies.euchre.bids import BidTable
 from strategies.euchre.mc import (
     DEAL_POSITIONS,
     MAX_OVERSAMPLE,
@@ -51,7 +54,9 @@ from strategies.montecarlo import Rollouts, decision_rng, draw_slot_cards, weigh
 HAND = rules.HAND_SIZE
 TRICKS = rules.TRICKS_PER_HAND
 MAJORITY = TRICKS // 2 + 1
-BID_EVALUATIONS = ("solver", "rollout")
+BID_EVALUATIONS = ("solver", "rollout", "table")
+TABLE_CONFIDENCE = 2.0  # standard errors a trained bid's gain must clear
+TABLE_LEAST = 200  # decisions a bucket must have been trained on
 _STRENGTH = rules.STRENGTH.astype(np.int64)
 _EFFECTIVE_SUIT = rules.EFFECTIVE_SUIT.astype(np.int64)
 
@@ -155,6 +160,19 @@ class SolverSearch(MonteCarloLookahead):
         super().__init__(samples, rollout, team_rollout, seed, confidence, oversample)
         self.softness = softness
         self.bids = bids
+        self.table = BidTable.load() if bids == "table" else None
+
+    def choose(self, observation: Observation) -> np.ndarray:
+        if self.table is None:
+            return super().choose(observation)
+        chosen = np.full(len(observation), -1, dtype=np.int64)
+        making = np.flatnonzero(observation.phase == Phase.MAKING)
+        if making.size:
+            chosen[making] = self.table.choose(observation.take(making), TABLE_CONFIDENCE, TABLE_LEAST)
+        searched = np.flatnonzero(chosen < 0)
+        if searched.size:
+            chosen[searched] = super().choose(observation.take(searched))
+        return chosen
 
     def worlds(self, observation: Observation) -> Worlds:
         if self.softness == 0.0 or self.oversample == 1:
@@ -183,10 +201,10 @@ class SolverSearch(MonteCarloLookahead):
             values[in_play] = self._solved_cards(deciders, worlds, _subset(rollouts, in_play))
         if (~in_play).any():
             chosen = _subset(rollouts, ~in_play)
-            if self.bids == "solver":
-                values[~in_play] = self._solved_contracts(deciders, worlds, chosen)
-            else:
+            if self.bids == "rollout":
                 values[~in_play] = self.played_out(deciders, worlds, chosen)
+            else:
+                values[~in_play] = self._solved_contracts(deciders, worlds, chosen)
         return values
 
     def _solved_cards(self, deciders: Observation, worlds: Worlds, rollouts: Rollouts) -> np.ndarray:
