@@ -543,7 +543,9 @@ def argument_parser() -> argparse.ArgumentParser:
     match.add_argument("--quiet", action="store_true")
     match.set_defaults(handler=command_match)
 
-    replay = commands.add_parser("replay", parents=[seats_strategies], help="one deal of a finished run, move by move")
+    replay = commands.add_parser(
+        "replay", parents=[seats_strategies], help="one deal of a finished run, or a web table's record, move by move"
+    )
     sim_replay.add_arguments(replay)
     replay.set_defaults(handler=sim_replay.command)
 

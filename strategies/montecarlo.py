@@ -152,6 +152,26 @@ class MonteCarlo(ABC):
             choice[deciding] = best_candidates(candidates[deciding], rollouts, values, preferred, self.confidence)
         return self.action(observation, choice)
 
+    def candidate_values(self, observation: Any) -> list[tuple[int, float, float]]:
+        """Why the decision of the observation's first row goes as it does: each candidate's action,
+        the mean value of its rollouts and the half-width of that mean's 95% confidence interval
+        (normal approximation), best mean first; empty when there is a single candidate. The worlds
+        are those ``choose`` deals for the decision (the rollouts are played again)."""
+        every_row = self.candidates(observation)
+        candidates = every_row[:1]
+        slots = np.flatnonzero(candidates[0])
+        if len(slots) < 2:
+            return []
+        rollouts = plan_rollouts(candidates, self.worlds_per_decision)
+        values = self.roll_out(observation, np.zeros(1, dtype=np.int64), rollouts).astype(np.float64)
+        values = values.reshape(len(slots), self.worlds_per_decision)  # candidate-major, as planned
+        means = values.mean(axis=1)
+        spread = values.std(axis=1, ddof=1) if self.worlds_per_decision > 1 else np.zeros(len(slots))
+        widths = 1.96 * spread / np.sqrt(self.worlds_per_decision)
+        actions = [int(self.action(observation, np.full(len(every_row), slot))[0]) for slot in slots]
+        found = zip(actions, means.tolist(), widths.tolist())
+        return sorted(found, key=lambda row: -row[1])
+
     @abstractmethod
     def candidates(self, observation: Any) -> np.ndarray:
         """(n, A) bool: which of the A action slots of each row are legal."""

@@ -4,8 +4,14 @@ Chromium (Selenium), clicking the page's own buttons.
 Debian's ``/usr/bin/chromium`` and ``/usr/bin/chromedriver`` are used, never a downloaded driver; when
 they are missing the test fails and says why (``make test`` installs them), it does not skip.
 
-With ``CARDSIM_SCREENSHOTS=FOLDER`` each game also leaves a mid-game screenshot ``FOLDER/GAME.png``
-(how ``docs/web/`` is made).
+Every game is played at two window sizes, a laptop's 1280x720 and a phone's 390x844: at every
+decision each element carrying a move (``data-action``), the hand, the middle of the table and the
+status must be inside the window, reachable by a click (cards overlap), and the page must not scroll
+sideways. On the laptop the page is also reloaded once mid-game and a hint asked for once.
+
+With ``CARDSIM_SCREENSHOTS=FOLDER`` each game also leaves a mid-game screenshot at both sizes,
+``FOLDER/GAME.png`` and ``FOLDER/GAME-phone.png``, and the front page and the Gemstones rules
+(the eight stones) theirs (how ``docs/web/`` is made).
 """
 
 from __future__ import annotations
@@ -31,7 +37,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.remote.webelement import WebElement
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
@@ -41,32 +47,63 @@ STOP_TIMEOUT = 15.0  # seconds for it to stop after SIGINT
 WAIT = 10.0  # seconds for the page to answer a click (bots included)
 POLL = 0.01
 MAX_CLICKS = 2000
-RELOAD_AT = 5  # the click before which the page is reloaded once
+RELOAD_AT = 5  # the click before which the page is reloaded once (on the laptop)
+HINT_AT = 2  # the click before which the hint is asked for once (on the laptop)
 INTERRUPTED_STATUS = 130
+
+# The window sizes every game is played at: a laptop and a phone (CSS pixels, device pixel ratio, touch).
+SIZES = {"laptop": (1280, 720, 1, False), "phone": (390, 844, 2, True)}
 
 # game, cheap opponent, seed, clicks before the docs' screenshot (taken at the person's next move,
 # when the table is full of cards)
 GAMES = [
-    ("straights", "first-legal", 11, 10),
-    ("euchre", "simple", 11, 3),
+    ("straights", "heuristic", 11, 5),
+    ("euchre", "simple", 11, 7),
     ("ginrummy", "simple", 11, 10),
-    ("gemstones", "greedy", 11, 10),
+    ("gemstones", "greedy", 11, 14),
 ]
 
-# One round trip: the game-over banner, else the clickable moves (the continue button is shown alone)
-# with their actions; and the card pictures that have failed to load so far (every face the game shows
-# is checked, not only those at its end).
+# One round trip at each decision: the game-over banner, else the clickable moves (the continue button
+# is shown alone) with their actions and a point where a click reaches each (cards overlap); what is
+# outside the viewport (every move, your hand, the middle of the table, whose turn it is), whether the
+# page scrolls sideways; and the card pictures that have failed to load so far (every face the game
+# shows is checked, not only those at its end).
 STATE_SCRIPT = """
+const width = document.documentElement.clientWidth, height = window.innerHeight;
+const inside = (node) => {
+  const box = node.getBoundingClientRect();
+  return box.width > 0 && box.left >= -0.5 && box.top >= -0.5 && box.right <= width + 0.5 && box.bottom <= height + 0.5;
+};
 const broken = [...document.querySelectorAll("img.card")]
   .filter((img) => img.complete && img.naturalWidth === 0).map((img) => img.getAttribute("src"));
-if (document.querySelector("[data-game-over]")) return {over: true, moves: [], broken};
-const moves = [...document.querySelectorAll("button[data-action]")]
-  .filter((button) => !button.disabled && button.offsetParent !== null)
-  .map((button) => [button, button.dataset.action]);
-return {over: false, moves, broken};
+const sideways = document.documentElement.scrollWidth > width || window.scrollX !== 0;
+if (document.querySelector("[data-game-over]")) return {over: true, moves: [], broken, outside: [], sideways};
+const reach = (node) => {
+  const box = node.getBoundingClientRect();
+  const spots = [[box.width / 2, box.height / 2], [4, box.height / 2], [4, 6], [box.width - 4, 6], [box.width / 2, 6]];
+  for (const [x, y] of spots) {
+    const hit = document.elementFromPoint(box.left + x, box.top + y);
+    const reached = hit && (hit === node || node.contains(hit));
+    if (reached) return [Math.round(x - box.width / 2), Math.round(y - box.height / 2)];
+  }
+  return null;
+};
+const shown = [...document.querySelectorAll("[data-action]")]
+  .filter((node) => !node.disabled && node.offsetParent !== null);
+const outside = shown.filter((node) => !inside(node)).map((node) => `move ${node.dataset.action}`);
+if (shown.length) {
+  for (const id of ["status", "hand", "middle"]) if (!inside(document.getElementById(id))) outside.push(`#${id}`);
+  for (const id of ["felt", "middle", "mine"]) {  // nothing of them hidden beyond a scroll bar of their own
+    const node = document.getElementById(id);
+    const hidden = node.scrollHeight > node.clientHeight + 2 || node.scrollWidth > node.clientWidth + 2;
+    if (hidden) outside.push(`#${id}'s overflow`);
+  }
+}
+const moves = shown.map((node) => [node, node.dataset.action, reach(node)]);
+return {over: false, moves, broken, outside, sideways};
 """
 
-Moves = list[tuple[WebElement, str]]
+Moves = list[tuple[WebElement, str, tuple[int, int]]]
 broken_seen: set[str] = set()  # card pictures that did not load, from every page state looked at
 
 
@@ -175,7 +212,7 @@ def driver(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebDriver]:
         "--disable-component-update",
         "--disable-sync",
         f"--user-data-dir={tmp_path_factory.mktemp('chromium')}",
-        "--window-size=1400,1000",
+        "--window-size=1280,720",
     ):
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
@@ -190,31 +227,45 @@ def wait(browser: WebDriver, timeout: float = WAIT) -> WebDriverWait:
     return WebDriverWait(browser, timeout, poll_frequency=POLL, ignored_exceptions=[StaleElementReferenceException])
 
 
-def page_state(browser: WebDriver) -> str | Moves:
-    """``"over"`` at the game's end, else the buttons that can be clicked and their actions (perhaps none yet)."""
+def window(browser: WebDriver, size: str) -> None:
+    """The viewport of ``size`` (``SIZES``): exactly its CSS pixels, a touch screen for the phone."""
+    width, height, scale, mobile = SIZES[size]
+    metrics = {"width": width, "height": height, "deviceScaleFactor": scale, "mobile": mobile}
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
+
+
+def page_state(browser: WebDriver, where: str) -> str | Moves:
+    """``"over"`` at the game's end, else the moves that can be clicked, their actions and where a click
+    reaches each (perhaps none yet); fails when a move, the hand, the middle of the table or the status
+    is outside the window, a move cannot be clicked, or the page scrolls sideways."""
     state = browser.execute_script(STATE_SCRIPT)
     broken_seen.update(state["broken"])
-    return "over" if state["over"] else [(button, action) for button, action in state["moves"]]
+    assert not state["sideways"], f"{where}: the page scrolls sideways"
+    assert not state["outside"], f"{where}: outside the window: {state['outside']}"
+    unreachable = [action for _, action, spot in state["moves"] if spot is None]
+    assert not unreachable, f"{where}: moves a click does not reach: {unreachable}"
+    return "over" if state["over"] else [(button, action, tuple(spot)) for button, action, spot in state["moves"]]
 
 
 def next_state(browser: WebDriver, what: str) -> str | Moves:
     """Waits for the game's end or a move to click."""
     try:
-        return wait(browser).until(lambda b: page_state(b) or False)
+        return wait(browser).until(lambda b: page_state(b, what) or False)
     except TimeoutException:
         status = browser.find_element(By.ID, "status").text
         pytest.fail(f"{what}: no move to click and no game over within {WAIT:.0f} s; status: {status!r}")
 
 
 def table_text(browser: WebDriver) -> dict[str, str]:
-    """What the page shows that must survive a reload: status, table, moves, banner, scores and log."""
+    """What the page shows that must survive a reload: status, table, hand, moves, banner, scores and log."""
     texts = browser.execute_script(
         """
         const text = (id) => document.getElementById(id).innerText;
-        const faces = [...document.querySelectorAll("#zones img.card")].map((img) => img.getAttribute("src"));
-        const moves = [...document.querySelectorAll("button[data-action]")].map((b) => b.dataset.action);
-        return {status: text("status"), zones: text("zones") + "\\n" + faces.join(" "), moves: moves.join(" "),
-                banner: text("banner"), scores: text("scores"), facts: text("facts"), log: text("log")};
+        const faces = (id) => [...document.querySelectorAll(`#${id} img.card`)].map((img) => img.getAttribute("src"));
+        const moves = [...document.querySelectorAll("[data-action]")].map((b) => b.dataset.action);
+        return {status: text("status"), felt: text("felt") + "\\n" + faces("felt").join(" "),
+                hand: faces("hand").join(" "), moves: moves.join(" "), banner: text("banner"), scores: text("scores"),
+                facts: text("facts"), log: document.getElementById("log").textContent};
         """
     )
     return dict(texts)
@@ -228,11 +279,12 @@ def reload_keeps_state(browser: WebDriver) -> None:
     assert table_text(browser) == before
 
 
-def click(browser: WebDriver, button: WebElement) -> bool:
-    """Clicks ``button`` and waits for the page to take it (the button is redrawn); False if it was
-    already gone (the page redrew first), so the caller looks again."""
+def click(browser: WebDriver, button: WebElement, spot: tuple[int, int]) -> bool:
+    """Clicks ``button`` where a click reaches it (``spot``, from its centre) and waits for the page to
+    take it (the button is redrawn); False if it was already gone (the page redrew first), so the
+    caller looks again."""
     try:
-        button.click()
+        ActionChains(browser, duration=0).move_to_element_with_offset(button, *spot).click().perform()
     except StaleElementReferenceException:
         return False
     try:
@@ -255,72 +307,173 @@ def broken_pictures(browser: WebDriver) -> list[str]:
     """The card pictures on the page that did not load."""
     return list(
         browser.execute_script(
-            """return [...document.querySelectorAll("img.card")]
+            """return [...document.querySelectorAll("img.card, .picture img, main.rules img")]
                  .filter((img) => !img.complete || img.naturalWidth === 0).map((img) => img.getAttribute("src"));"""
         )
     )
 
 
-def screenshot(browser: WebDriver, path: Path) -> None:
-    """The whole page as a reader sees it on arrival: scrolled to the top, no button hovered or focused."""
-    ActionChains(browser).move_to_element(browser.find_element(By.TAG_NAME, "h1")).perform()
-    browser.execute_script("document.activeElement?.blur(); window.scrollTo(0, 0);")
-    size = browser.execute_cdp_cmd("Page.getLayoutMetrics", {})["cssContentSize"]
-    clip = {"x": 0, "y": 0, "width": size["width"], "height": size["height"], "scale": 1}
-    shot = browser.execute_cdp_cmd(
-        "Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True, "clip": clip}
-    )
+def screenshot(browser: WebDriver, path: Path, whole_page: bool = False, part: str = "") -> None:
+    """The window as the person sees it (or the whole page, or the element ``part`` selects), no button
+    hovered or focused."""
+    ActionChains(browser, duration=0).move_to_element(browser.find_element(By.TAG_NAME, "h1")).perform()
+    browser.execute_script("document.activeElement?.blur();")
+    options: dict[str, object] = {"format": "png"}
+    if whole_page or part:
+        size = browser.execute_cdp_cmd("Page.getLayoutMetrics", {})["cssContentSize"]
+        box = {"x": 0, "y": 0, "width": size["width"], "height": size["height"]}
+        if part:
+            found = browser.execute_script(
+                "const box = document.querySelector(arguments[0]).getBoundingClientRect(), m = 8;"
+                "return {x: box.left + scrollX - m, y: box.top + scrollY - m, width: box.width + 2 * m,"
+                " height: box.height + 2 * m};",
+                part,
+            )
+            box = {name: found[name] for name in box}
+        options |= {"captureBeyondViewport": True, "clip": {**box, "scale": 2 if part else 1}}
+    shot = browser.execute_cdp_cmd("Page.captureScreenshot", options)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(base64.b64decode(shot["data"]))
 
 
-@pytest.mark.parametrize(("game", "opponent", "seed", "screenshot_at"), GAMES, ids=[game for game, *_ in GAMES])
+def ask_for_a_hint(browser: WebDriver, where: str) -> None:
+    """Clicks "What would best play?": the move best would make is highlighted, and a line says it."""
+    browser.find_element(By.ID, "hint").click()
+    try:
+        wait(browser, 30).until(lambda b: b.find_elements(By.CSS_SELECTOR, "[data-action].hinted"))
+    except TimeoutException:
+        line = browser.find_element(By.ID, "hint-line").text
+        pytest.fail(f"{where}: no move highlighted after asking for a hint; the hint line says {line!r}")
+    assert browser.find_element(By.ID, "hint-line").text.startswith("best would ")
+
+
+def pace_is_remembered(browser: WebDriver) -> None:
+    """The bots' pace the person picks is kept across a reload."""
+    Select(browser.find_element(By.ID, "pace")).select_by_value("slow")
+    browser.refresh()
+    wait(browser).until(lambda b: b.find_element(By.ID, "status").text != "Loading…")
+    assert browser.find_element(By.ID, "pace").get_attribute("value") == "slow"
+    Select(browser.find_element(By.ID, "pace")).select_by_value("normal")
+
+
+def open_table(browser: WebDriver, server: str, game: str, opponent: str, seed: int) -> None:
+    """Starts a game from the page a link to it gives (a link fills the form in: the person starts it),
+    then shows the bots' moves at once (``?delay=0``)."""
+    browser.get(f"{server}/play/{game}?vs={opponent}&seed={seed}")
+    browser.find_element(By.CSS_SELECTOR, "form.new-game button[type=submit]").click()
+    wait(browser).until(lambda b: "/table/" in b.current_url)
+    assert "/table/" in browser.current_url, f"/play/{game} went to {browser.current_url}: {browser.title}"
+    browser.get(browser.current_url.split("?")[0] + "?delay=0")
+
+
+CASES = [(*case, size) for case in GAMES for size in SIZES]
+
+
+@pytest.mark.parametrize(
+    ("game", "opponent", "seed", "screenshot_at", "size"), CASES, ids=[f"{case[0]}-{case[-1]}" for case in CASES]
+)
 def test_game_played_to_the_end_in_the_browser(
-    server: str, driver: WebDriver, tmp_path: Path, game: str, opponent: str, seed: int, screenshot_at: int
+    server: str, driver: WebDriver, tmp_path: Path, game: str, opponent: str, seed: int, screenshot_at: int, size: str
 ) -> None:
     driver.get_log("browser")  # empties the log of the pages before this one
     broken_seen.clear()
-    driver.get(f"{server}/play/{game}?vs={opponent}&seed={seed}")  # a link fills the form in: the person starts it
-    driver.find_element(By.CSS_SELECTOR, "form.new-game button[type=submit]").click()
-    wait(driver).until(lambda b: "/table/" in b.current_url)
-    assert "/table/" in driver.current_url, f"/play/{game} went to {driver.current_url}: {driver.title}"
-    driver.get(driver.current_url.split("?")[0] + "?delay=0")
+    window(driver, size)
+    open_table(driver, server, game, opponent, seed)
+    laptop = size == "laptop"
 
     screenshots = os.environ.get("CARDSIM_SCREENSHOTS")
     chooser = random.Random(seed)
     clicks = continues = 0
-    reloaded = shot = False
+    reloaded = hinted = shot = False
     while True:
-        state = next_state(driver, f"{game} after {clicks} clicks")
+        where = f"{game} ({size}) after {clicks} clicks"
+        state = next_state(driver, where)
         if state == "over":
             break
         assert isinstance(state, list)
         if clicks >= MAX_CLICKS:
             pytest.fail(f"{game}: not over after {MAX_CLICKS} clicks")
-        moves = [button for button, action in state if action != "continue"]
+        moves = [(button, spot) for button, action, spot in state if action != "continue"]
         if screenshots and not shot and clicks >= screenshot_at and moves:
-            screenshot(driver, Path(screenshots) / f"{game}.png")
+            screenshot(driver, Path(screenshots) / f"{game}{'' if laptop else '-phone'}.png")
             shot = True
-        if not reloaded and clicks >= RELOAD_AT and moves:
+        if laptop and not reloaded and clicks >= RELOAD_AT and moves:
             reload_keeps_state(driver)
             reloaded = True
             continue  # the reload drew new buttons
-        button = chooser.choice(moves or [button for button, _ in state])
-        if click(driver, button):
+        if laptop and not hinted and clicks >= HINT_AT and len(moves) > 1:
+            ask_for_a_hint(driver, where)
+            hinted = True
+            continue
+        button, spot = chooser.choice(moves or [(button, spot) for button, _, spot in state])
+        if click(driver, button, spot):
             clicks += 1
             continues += not moves
 
-    assert reloaded, f"{game} ended after {clicks} clicks, before the reload check"
+    assert reloaded or not laptop, f"{game} ended after {clicks} clicks, before the reload check"
+    assert hinted or not laptop, f"{game} ended after {clicks} clicks, before the hint was asked for"
     banner = driver.find_element(By.ID, "banner")
     assert banner.is_displayed() and banner.get_attribute("data-game-over")
     assert banner.text.startswith("Game over: ")
+    assert f"cardsim replay --record cardsim-{game}-{seed}.json" in banner.text
     assert not driver.find_elements(By.CSS_SELECTOR, "#status.problem"), driver.find_element(By.ID, "status").text
-    assert not driver.find_elements(By.CSS_SELECTOR, "button[data-action]")
+    assert not driver.find_elements(By.CSS_SELECTOR, "[data-action]")
     wait(driver).until(lambda b: b.execute_script("return [...document.images].every((img) => img.complete);"))
     assert driver.find_elements(By.CSS_SELECTOR, "img.card"), "no card pictures at the game's end"
     assert broken_pictures(driver) == []
     assert broken_seen == set(), f"card pictures that did not load during the game: {sorted(broken_seen)}"
     severe = [entry for entry in driver.get_log("browser") if entry.get("level") == "SEVERE"]
     assert severe == [], f"console errors: {severe}"
-    screenshot(driver, tmp_path / f"{game}.png")
-    print(f"{game}: {clicks} clicks ({continues} continue)")
+    print(f"{game} ({size}): {clicks} clicks ({continues} continue)")
+
+
+def test_front_page_and_rules(server: str, driver: WebDriver) -> None:
+    """The front page shows the four games with their pictures; each game's rules page loads, and the
+    Gemstones rules show the eight stones (their letters and shapes tell them apart)."""
+    window(driver, "laptop")
+    driver.get_log("browser")
+    driver.get(server + "/")
+    games = driver.find_elements(By.CSS_SELECTOR, ".lobby-game")
+    assert [section.get_attribute("id") for section in games] == sorted(game for game, *_ in GAMES)
+    assert all(section.find_elements(By.CSS_SELECTOR, ".picture img") for section in games)
+    wait(driver).until(lambda b: b.execute_script("return [...document.images].every((img) => img.complete);"))
+    assert broken_pictures(driver) == []
+    screenshots = os.environ.get("CARDSIM_SCREENSHOTS")
+    if screenshots:
+        screenshot(driver, Path(screenshots) / "front.png", whole_page=True)
+    for game, *_ in GAMES:
+        driver.get(f"{server}/rules/{game}")
+        assert driver.find_element(By.TAG_NAME, "h3").text, f"{game}'s rules page has no sections"
+        wait(driver).until(lambda b: b.execute_script("return [...document.images].every((img) => img.complete);"))
+        assert broken_pictures(driver) == []
+    stones = driver.find_elements(By.CSS_SELECTOR, "main.rules img")  # the last page: Gemstones'
+    assert len({stone.get_attribute("src") for stone in stones}) == 8
+    if screenshots:
+        screenshot(driver, Path(screenshots) / "gemstones-stones.png", part="main.rules table")
+    severe = [entry for entry in driver.get_log("browser") if entry.get("level") == "SEVERE"]
+    assert severe == [], f"console errors: {severe}"
+
+
+def test_the_bots_pace_is_remembered_and_skipped(server: str, driver: WebDriver) -> None:
+    """The pace the person picks for the bots' moves is kept across a reload; at the slowest, "Skip to
+    my turn" shows the person's next decision at once."""
+    window(driver, "laptop")
+    driver.get(f"{server}/play/gemstones?vs=greedy&seed=11")
+    driver.find_element(By.CSS_SELECTOR, "form.new-game button[type=submit]").click()
+    wait(driver).until(lambda b: "/table/" in b.current_url and b.find_elements(By.CSS_SELECTOR, "[data-action]"))
+    pace_is_remembered(driver)
+    Select(driver.find_element(By.ID, "pace")).select_by_value("slow")
+    skip = driver.find_element(By.ID, "skip")
+    for _ in range(40):  # move until the bot is to play (the person's turn has several decisions)
+        state = next_state(driver, "gemstones at the slow pace")
+        assert isinstance(state, list)
+        button, _, spot = state[-1]
+        click(driver, button, spot)
+        if skip.is_enabled():
+            break
+    assert skip.is_enabled(), "the bots never played"
+    skip.click()
+    began = time.monotonic()
+    wait(driver, 5).until(lambda b: b.find_element(By.ID, "status").text == "Your turn.")
+    assert time.monotonic() - began < 1.0, "skipping still waited for the slow pace"
+    Select(driver.find_element(By.ID, "pace")).select_by_value("normal")

@@ -19,21 +19,9 @@ import strategies
 from sim.cards import SUIT_NAMES, suit_of
 from sim.console import EndOfInput, input_lines, next_input, run_program
 from sim.euchre import rules
-from sim.euchre.engine import (
-    Event,
-    Game,
-    GameEnded,
-    HandEnded,
-    HandStarted,
-    MakingEnded,
-    OrderedUp,
-    Passed,
-    Played,
-    ScoresChanged,
-    SpecPack,
-    TrickTaken,
-)
+from sim.euchre.engine import Event, Game, SpecPack
 from sim.euchre.observation import PASS, Phase, order_up
+from sim.euchre.words import TABLE_NAMES, event_lines
 from sim.files import CannotOpen, UnreadableFile, read_bounded
 from sim.numbers import NumberError, parse_int
 
@@ -47,7 +35,6 @@ POINTS_RANGE = (1, 100)
 PLAYER_TYPES = {"Simple": "simple", "Human": None}
 UPCARD_CHOICE = -1
 MAX_PACK_BYTES = 1 << 16  # 24 lines of "Rank of Suit", with room for any spacing
-TABLE_NAMES = ("South", "West", "North", "East")  # cardsim play euchre's seats: you sit South, your partner North
 
 
 class UsageError(Exception):
@@ -106,36 +93,6 @@ def read_pack(filename: str) -> tuple[int, ...]:
     if sorted(cards) != sorted(rules.NEW_PACK):
         raise PackError(f"Error reading {filename}: a pack holds each card from Nine to Ace of every suit once")
     return cards
-
-
-def team_names(names: tuple[str, ...], team: int) -> str:
-    """A partnership, lower seat first: ``"Adi and Chi-Chih"``."""
-    return f"{names[team]} and {names[team + 2]}"
-
-
-def event_lines(event: Event, names: tuple[str, ...]) -> list[str]:
-    """The spec's text for one engine event (the dealer's discard prints nothing)."""
-    card = rules.card_long_name
-    match event:
-        case HandStarted(number=number, dealer=dealer, upcard=upcard):
-            return [f"Hand {number}", f"{names[dealer]} deals", f"{card(upcard)} turned up"]
-        case Passed(seat=seat):
-            return [f"{names[seat]} passes"]
-        case OrderedUp(seat=seat, suit=suit):
-            return [f"{names[seat]} orders up {SUIT_NAMES[suit]}"]
-        case MakingEnded():
-            return [""]
-        case Played(seat=seat, card=played, led=led):
-            return [f"{card(played)} {'led' if led else 'played'} by {names[seat]}"]
-        case TrickTaken(seat=seat):
-            return [f"{names[seat]} takes the trick", ""]
-        case HandEnded(winners=winners, bonus=bonus):
-            return [f"{team_names(names, winners)} win the hand"] + ([f"{bonus}!"] if bonus else [])
-        case ScoresChanged(scores=scores):
-            return [f"{team_names(names, team)} have {scores[team]} points" for team in range(rules.NUM_TEAMS)] + [""]
-        case GameEnded(winners=winners):
-            return [f"{team_names(names, winners)} win!"]
-    return []
 
 
 class Program:

@@ -22,24 +22,17 @@ from sim.console import EndOfInput, input_lines, next_input, run_program, seed_a
 from sim.gemstones import rules, savefile
 from sim.gemstones.engine import (
     NUM_PLAYERS,
-    BoughtThirdChain,
-    Chained,
-    Discarded,
-    Drew,
     Event,
-    GameEnded,
-    Sold,
     State,
-    TradeAreaFilled,
     TurnStarted,
 )
 from sim.gemstones.observation import BUY, CHAIN, DISCARD, PASS, PLAY, SELL, Phase
+from sim.gemstones.words import computer_name, event_lines, table_lines
 from sim.numbers import NumberError, amount, clipped, parse_int
 
 PROMPT = "> "
 HUMAN = savefile.HUMAN
 SEED_RANGE = savefile.GAME_ID_RANGE
-SOURCE_NAMES = {"offer": "the offer", "hand": "the hand", "trade": "the trade area"}
 YES, NO = ("y", "yes"), ("n", "no")
 INTERRUPTED = "interrupted; the game was not saved (answer y when asked to pause before a round to save it)"
 
@@ -57,53 +50,6 @@ def program_deck(seed: int) -> np.ndarray:
 
 class Paused(Exception):
     """The game was saved; the program ends."""
-
-
-def player_line(name: str, coins: int) -> str:
-    """The spec's player line: the name in 9 characters, a space, then the coins."""
-    return f"{name:<9} {coins} coins"
-
-
-def table_lines(state: State, names: list[str], show_hand: bool) -> list[str]:
-    """The table at the start of a turn: both players and their chains, the discard pile's top card,
-    the trade area, the deck size, and the mover's hand when a human is to move."""
-    lines = ["", f"Turn {state.turn}: {names[state.current_player]} to play"]
-    for seat in range(NUM_PLAYERS):
-        lines.append(player_line(names[seat], state.coins[seat]))
-        lines += [rules.format_chain(chain) for chain in state.slots[seat] if chain is not None]
-    lines.append(f"Discard pile: {rules.LETTERS[state.discard[-1]] if state.discard else 'empty'}")
-    lines.append(f"Trade area: {rules.format_cards(state.trade_area) or 'empty'}")
-    lines.append(f"Deck: {len(state.deck)} cards")
-    if show_hand:
-        lines.append(f"Hand: {rules.format_cards(state.hands[state.current_player]) or 'empty'}")
-    return lines
-
-
-def event_lines(event: Event, names: list[str]) -> list[str]:
-    """The text of one engine event (the table itself is printed separately)."""
-    match event:
-        case TurnStarted():
-            return []
-        case BoughtThirdChain(seat=seat, cost=cost):
-            return [f"{names[seat]} buys a third chain for {cost} coins."]
-        case Drew(seat=seat, stones=stones):
-            return [f"{names[seat]} draws {len(stones)} card{'s' * (len(stones) != 1)} into the hand."]
-        case Chained(seat=seat, stone=stone, source=source):
-            return [f"{names[seat]} chains {rules.LETTERS[stone]} from {SOURCE_NAMES[source]}."]
-        case Sold(seat=seat, stone=stone, length=length, coins=coins):
-            return [f"{names[seat]} sells the {rules.STONES[stone]} chain of {length} for {amount(coins, 'coin')}."]
-        case Discarded(seat=seat, stones=stones, source="offer"):
-            return [f"{names[seat]} discards the rest of the offer: {rules.format_cards(stones)}."]
-        case Discarded(seat=seat, stones=stones):
-            return [f"{names[seat]} discards {rules.format_cards(stones)} from the hand."]
-        case TradeAreaFilled(seat=seat, drawn=drawn, pulled=pulled):
-            line = f"{names[seat]} draws {rules.format_cards(drawn) or 'nothing'} into the trade area"
-            return [line + (f" and pulls {rules.format_cards(pulled)} from the discard pile." if pulled else ".")]
-        case GameEnded(coins=coins, winner=winner):
-            lines = ["", "The deck is empty: the game is over."]
-            lines += [player_line(names[seat], coins[seat]) for seat in range(NUM_PLAYERS)]
-            return lines + ["It's a draw." if winner is None else f"{names[winner]} wins!"]
-    raise TypeError(f"unknown event {event!r}")
 
 
 def computers_of(kinds: list[str]) -> dict:
@@ -181,11 +127,7 @@ class Program:
             else:
                 return name
 
-    @staticmethod
-    def computer_name(seat: int, kinds: list[str]) -> str:
-        """A computer is called by its strategy; the same strategy twice gets seat numbers."""
-        name = kinds[seat].split(":")[0][: savefile.MAX_NAME_LENGTH - 1]
-        return f"{name}{seat + 1}" if kinds.count(kinds[seat]) > 1 else name
+    computer_name = staticmethod(computer_name)
 
     # -- playing -------------------------------------------------------------------------------
 

@@ -24,27 +24,26 @@ from sim.console import EndOfInput, input_lines, next_input, run_program, seed_a
 from sim.ginrummy import rules
 from sim.ginrummy.engine import (
     Arranger,
-    Discarded,
     Drew,
     Event,
     Game,
-    GameEnded,
     Hand,
-    HandEnded,
-    HandVoid,
-    Knocked,
-    Layout,
-    ScoresChanged,
     best_melds,
 )
 from sim.ginrummy.observation import DRAW_DISCARD, DRAW_STOCK, NONE, Phase, knock
+from sim.ginrummy.words import (
+    COMPUTER,
+    YOU,
+    deal_line,
+    drew_line,
+    event_lines,
+    seat_name,
+)
 from strategies import Strategy
 from strategies.ginrummy.cs340 import CS340
 
-YOU, COMPUTER = 0, 1
 SPEC_COMPUTER = "cs340"  # the spec's computer player: the transcripts are its games
 SEED_RANGE = (-(2**63), 2**63 - 1)  # any 64-bit seed; Python's random takes more, but a seed is a number a person typed
-NAMES = ("you", "the computer")
 LETTERS = string.ascii_lowercase
 DEFAULT_SET = "a"  # the spec: until the user arranges them, all cards are in set a
 BETWEEN, DRAWING, DISCARDING = "between-hands", "drawing", "discarding"
@@ -64,18 +63,6 @@ class Quit(Exception):
 
 class BadCommand(Exception):
     """A command that cannot be carried out; the message is the one line shown."""
-
-
-def seat_name(seat: int) -> str:
-    return NAMES[seat]
-
-
-def capitalized(text: str) -> str:
-    return text[0].upper() + text[1:]
-
-
-def melds_text(melds: Iterable[Iterable[int]]) -> str:
-    return " ".join(f"[{format_cards(meld)}]" for meld in melds) or "none"
 
 
 class Program:
@@ -370,24 +357,6 @@ class Program:
             self.say(*event_lines(event, self.current_game.target))
 
 
-def deal_line(number: int, dealer: int) -> str:
-    """The line that opens hand ``number`` (from 1) dealt by ``dealer``: the other seat holds 11 cards and starts."""
-    return (
-        f"Hand {number}: {seat_name(dealer)} deal{'s' * dealer}; "
-        f"{seat_name(1 - dealer)} {'has' if dealer == YOU else 'have'} 11 cards "
-        f"and start{'s' * (dealer == YOU)}."
-    )
-
-
-def drew_line(drew: Drew, card_seen: bool) -> str:
-    """The line for a draw; a card from the stock is named only when ``card_seen`` (by the drawer)."""
-    who, ending = capitalized(seat_name(drew.seat)), "s" * drew.seat
-    if not drew.from_stock:
-        return f"{who} take{ending} {card_name(drew.card)} from the discard pile."
-    card = f" {card_name(drew.card)}" if card_seen else ""
-    return f"{who} draw{ending}{card} from the stock."
-
-
 def drawn(events: list[Event]) -> Drew:
     """The card drawn: a draw's events are one ``Drew``."""
     match events:
@@ -426,67 +395,6 @@ def letters_of(organization: rules.Organization) -> dict[int, str]:
 def no_arguments(command: str, arguments: list[str]) -> None:
     if arguments:
         raise BadCommand(f"{command} takes nothing after it (got '{' '.join(arguments)}').")
-
-
-def layout_line(seat: int, shown: Layout) -> str:
-    value = rules.cards_value(shown.unmatched)
-    owner = "Your" if seat == YOU else "The computer's"
-    unmatched = format_cards(shown.unmatched) or "none"
-    return f"{owner} melds: {melds_text(shown.melds)}; unmatched: {unmatched} ({value} points)."
-
-
-def result_lines(ended: HandEnded) -> list[str]:
-    knocker, defender = ended.knocker, 1 - ended.knocker
-    lines = [layout_line(knocker, ended.knocker_layout), layout_line(defender, ended.defender_layout)]
-    for card, meld in ended.layoffs:
-        lays = "lay" if defender == YOU else "lays"
-        lines.append(
-            f"{capitalized(seat_name(defender))} {lays} off {card_name(card)} on "
-            f"[{format_cards(ended.knocker_layout.melds[meld])}]."
-        )
-    if ended.layoffs:
-        lines.append(f"Unmatched after laying off: {ended.defender_deadwood} points.")
-    score = ended.score
-    winner = capitalized(seat_name(score.winner))
-    plural = "" if score.winner == YOU else "s"
-    if score.kind == "gin":
-        how = f"Gin! {winner} score{plural} {score.points} points ({ended.defender_deadwood} + 20 gin bonus)."
-    elif score.kind == "undercut":
-        difference = ended.knocker_deadwood - ended.defender_deadwood
-        how = f"Undercut! {winner} score{plural} {score.points} points ({difference} + 10 undercut bonus)."
-    else:
-        how = f"{winner} score{plural} {score.points} points ({ended.defender_deadwood} - {ended.knocker_deadwood})."
-    return lines + [how]
-
-
-def event_lines(event: Event, target: int) -> list[str]:
-    """The text for one engine event of a user's or the computer's discard or knock."""
-    match event:
-        case Discarded(seat=seat, card=card):
-            return [f"{capitalized(seat_name(seat))} discard{'s' * seat} {card_name(card)}."]
-        case Knocked(seat=seat, card=card):
-            return [f"{capitalized(seat_name(seat))} knock{'s' * seat}, discarding {card_name(card)}."]
-        case HandEnded():
-            return result_lines(event)
-        case HandVoid():
-            return [
-                "The stock is down to two cards: the hand is void and nobody scores.",
-                "The same dealer deals again. Type D to deal.",
-            ]
-        case ScoresChanged(points=points):
-            return [f"Points toward {target}: you {points[YOU]}, the computer {points[COMPUTER]}."]
-        case GameEnded(winner=winner, points=points, hands_won=won, final=final, shutout=shutout):
-            bonus = rules.SHUTOUT_GAME_BONUS if shutout else rules.GAME_BONUS
-            return [
-                f"{capitalized(seat_name(winner))} reach{'es' * winner} {points[winner]} and win{'s' * winner} the game"
-                + (" (a shutout)." if shutout else "."),
-                f"Final: you {points[YOU]} + {bonus * (winner == YOU)} game bonus"
-                f" + {won[YOU]} x 20 box = {final[YOU]}; "
-                f"the computer {points[COMPUTER]} + {bonus * (winner == COMPUTER)} game bonus"
-                f" + {won[COMPUTER]} x 20 box = {final[COMPUTER]}.",
-                "Type S for a new game, or D to play more hands on these points.",
-            ]
-    return []
 
 
 def parse_arguments(argv: list[str]) -> tuple[argparse.Namespace, Strategy]:

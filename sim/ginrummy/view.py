@@ -6,18 +6,28 @@ players saw them taken), and the game's points.
 Once a knock ends a hand, the opponent's cards are laid down face up as the ``ginrummy`` program
 shows them: its melds and unmatched cards. A whole game deals the next hand as soon as one ends, so
 that is seen once the game is over (its last hand is always a knocked one).
+
+``layout`` lays the same out around a table for the web table: the opponent across, the stock and
+the discard pile in the middle (each carrying its draw when that is legal), and the hand in its
+melds, each card that may be discarded carrying its action.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from sim.api import Score, TableView, ViewRow, Zone
 from sim.cards import card_name, cards_in, format_cards
 from sim.ginrummy import rules
 from sim.ginrummy.engine import Game, Hand, HandEnded
 from sim.ginrummy.observation import DRAW_DISCARD, DRAW_STOCK, Phase, knocked_card
+from sim.ginrummy.words import BLURB, RULES, TITLE, card_text, object_name
 from sim.numbers import amount
+
+__all__ = ["BLURB", "PICTURE", "RULES", "TITLE", "action_face", "layout", "move_label", "table"]
+
+PICTURE = ("4D", "5D", "6D")  # the cards of the game's picture on the web table's front page
 
 HOW_KNOCKED = {"gin": "went gin", "knock": "knocked", "undercut": "knocked and was undercut"}
 
@@ -107,7 +117,96 @@ def table(state: Game, seat: int, names: Sequence[str]) -> TableView:
         {"title": "Stock and discard pile", "rows": pile_rows(current)},
         opponent_zone(current, opponent, names[opponent]),
     ]
-    facts = [f"Hand {state.hands_dealt}, dealt by {names[current.dealer]}", *hand_facts(current, seat, names)]
+    facts = [
+        f"Hand {state.hands_dealt}, dealt by {object_name(names[current.dealer])}",
+        *hand_facts(current, seat, names),
+    ]
     points = state.points()
     scores: list[Score] = [{"name": names[other], "score": points[other]} for other in range(rules.NUM_PLAYERS)]
     return {"zones": zones, "facts": facts + game_facts(state, names), "scores": scores}
+
+
+# --------------------------------------------------------------------------- the web table's layout
+
+
+def move_label(state: Game, action: int) -> str:
+    """What taking ``action`` does, for a button's or a card's title."""
+    current = state.hand
+    if action == DRAW_STOCK:
+        return "Draw from the stock"
+    if action == DRAW_DISCARD:
+        top = card_text(current.pile[-1]) if current is not None and current.pile else "the top card"
+        return f"Take {top} from the discard pile"
+    knocked = knocked_card(action)
+    if knocked is None:
+        return f"Discard {card_text(action)}"
+    if current is not None and rules.deadwood(current.hands[current.current_player] & ~(1 << knocked)) == 0:
+        return f"Gin: discard {card_text(knocked)}"
+    return f"Knock, discarding {card_text(knocked)}"
+
+
+def cards(faces: Iterable[str], actions: dict[str, int] | None = None) -> list[dict[str, Any]]:
+    """Cards for the layout: each face, with the action clicking it takes when that is legal now."""
+    actions = actions or {}
+    return [{"face": face, **({"action": actions[face]} if face in actions else {})} for face in faces]
+
+
+def layout(state: Game, seat: int, names: Sequence[str]) -> dict[str, Any]:
+    """The table around ``seat`` for the web table (``sim.web.table`` documents the shape): the
+    opponent's hand face down (but for the cards it took from the pile) or laid down once a knock
+    ends the hand; the stock and the discard pile; ``seat``'s hand in its melds."""
+    current = state.hand
+    if current is None:
+        raise ValueError("the game has not been dealt")
+    to_move = current.current_player if not current.is_over and not state.is_over else None
+    legal = set(current.legal_actions()) if to_move == seat else set()
+    points = state.points()
+    seats = []
+    for other in range(rules.NUM_PLAYERS):
+        notes = [amount(state.hands_won[other], "hand") + " won"]
+        if other == current.dealer:
+            notes.insert(0, "dealer")
+        entry: dict[str, Any] = {
+            "name": names[other],
+            "held": current.hands[other].bit_count(),
+            "cards": [],
+            "score": amount(points[other], "point"),
+            "notes": notes,
+            "zones": [],
+        }
+        if other != seat:
+            shown = opponent_zone(current, other, names[other])
+            if isinstance(current.ended, HandEnded):
+                entry["zones"] = [
+                    {"title": "Laid down", "rows": [{**row, "cards": cards(row["cards"])} for row in shown["rows"]]}
+                ]
+            else:
+                entry["cards"] = cards(shown["rows"][0]["cards"])
+        seats.append(entry)
+    piles = [
+        {
+            "label": "Stock",
+            "cards": cards(["back"] if current.stock else [], {"back": DRAW_STOCK} if DRAW_STOCK in legal else {}),
+            "note": amount(len(current.stock), "card"),
+        },
+        {
+            "label": "Discard pile",
+            "cards": cards(
+                faces(current.pile[-1:]), {card_name(current.pile[-1]): DRAW_DISCARD} if DRAW_DISCARD in legal else {}
+            ),
+            "note": amount(len(current.pile), "card"),
+        },
+    ]
+    discards = {
+        card_name(action): action
+        for action in legal
+        if action not in (DRAW_STOCK, DRAW_DISCARD) and knocked_card(action) is None
+    }
+    melds, deadwood = rules.best_arrangement(current.hands[seat])
+    hand = [{**row, "cards": cards(row["cards"], discards)} for row in meld_rows(melds, deadwood, "Deadwood")]
+    return {
+        "seats": seats,
+        "middle": [{"title": "Stock and discard pile", "style": "piles", "rows": piles}],
+        "hand": hand,
+        "turn": to_move,
+    }

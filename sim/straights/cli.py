@@ -11,14 +11,15 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from typing import TextIO
 
 import strategies
 from sim.cards import RANKS, SUIT_NAMES, CardError, card_name, cards_in, format_cards, parse_card, suit_of
 from sim.console import EndOfInput, input_lines, next_input, run_program, seed_argument
 from sim.straights import rules, savefile
-from sim.straights.engine import Discarded, Event, Game, GameEnded, Played, RoundEnded, RoundStarted, SpecDeck
+from sim.straights.engine import Event, Game, SpecDeck
+from sim.straights.words import card_list, event_lines, player_name
 
 PROMPT = ">"
 COMMANDS_HELP = "play <card>, discard <card>, deck, save <file>, quit, ragequit"
@@ -28,15 +29,6 @@ INTERRUPTED = "interrupted; the game was not saved (at a human's turn, save FILE
 
 class Quit(Exception):
     """The human typed ``quit``."""
-
-
-def player_name(seat: int) -> str:
-    return f"Player{seat + 1}"
-
-
-def card_list(cards: Iterable[int]) -> str:
-    """A spec card list: every card preceded by one space, nothing when empty."""
-    return "".join(" " + card_name(card) for card in cards)
 
 
 def table_lines(game: Game) -> list[str]:
@@ -49,26 +41,6 @@ def table_lines(game: Game) -> list[str]:
     lines.append("Your hand:" + card_list(current.hands[current.current_player]))
     lines.append("Legal plays:" + card_list(current.legal_plays()))
     return lines
-
-
-def event_lines(event: Event) -> list[str]:
-    """The spec's text for one engine event."""
-    match event:
-        case RoundStarted(leader=leader):
-            return [f"A new round begins. It's {player_name(leader)}'s turn to play."]
-        case Played(seat=seat, card=card):
-            return [f"{player_name(seat)} plays {card_name(card)}."]
-        case Discarded(seat=seat, card=card):
-            return [f"{player_name(seat)} discards {card_name(card)}."]
-        case RoundEnded(discards=discards, old_scores=old, points=points, new_scores=new):
-            lines = []
-            for seat in range(rules.NUM_PLAYERS):
-                lines.append(f"{player_name(seat)}'s discards:{card_list(discards[seat])}")
-                lines.append(f"{player_name(seat)}'s score: {old[seat]} + {points[seat]} = {new[seat]}")
-            return lines
-        case GameEnded(winners=winners):
-            return [f"{player_name(seat)} wins!" for seat in winners]
-    raise TypeError(f"unknown event {event!r}")
 
 
 class Program:

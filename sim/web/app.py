@@ -3,9 +3,10 @@
 Routes (every input validated: an unknown game, strategy, seed, table or action is a 4xx with a
 one-line reason, never a 500):
 
-- ``GET /``: the lobby; ``GET /play/GAME?vs=STRATEGY&seed=N`` a page to start a game with those
-  filled in; ``POST /play/GAME`` (the lobby's form: ``vs``, default ``best``, and ``seed``, none: a
-  random one) starts a table, the person in seat 1, and redirects to ``/table/ID``;
+- ``GET /``: the front page, every game with its picture and opponents; ``GET /play/GAME?vs=STRATEGY&seed=N``
+  a page to start a game with those filled in; ``POST /play/GAME`` (the front page's form: ``vs``,
+  default ``best``, and ``seed``, none: a random one) starts a table, the person in seat 1, and
+  redirects to ``/table/ID``; ``GET /rules/GAME``: the game's rules;
 - ``GET /table/ID``: the table's page, drawn by ``static/table.js``; the table lives on the server,
   so the page survives a reload;
 - ``GET /cards/FACE.svg``: a card picture; ``GET /static/...``: the script and style sheet;
@@ -13,7 +14,11 @@ one-line reason, never a 500):
   "seed"}`` starts a table; ``GET /api/tables/ID`` is its snapshot; ``GET /api/tables/ID/steps?after=N``
   the steps after step N and the snapshot; ``POST /api/tables/ID/actions`` with ``{"action": N}``
   (or ``"continue"`` at a round's end) takes the person's move and returns its step: the bots then
-  move on their own threads (``"thinking"`` in the snapshot), and the page asks for their steps.
+  move on their own threads (``"thinking"`` in the snapshot), and the page asks for their steps;
+  ``POST /api/tables/ID/hint`` (``{}``) answers what the game's ``best`` strategy would play in the
+  person's place, decided on the bot threads (``Table.hint``) within the bots' time budget;
+  ``GET /api/tables/ID/log.txt`` and ``GET /api/tables/ID/record.json`` download the game's log and
+  its record (which ``cardsim replay --record FILE`` plays back).
 
 What a request may cost is bounded: its body is read up to ``MAX_BODY_BYTES`` (refused at once past
 it, whatever its Content-Length or chunks say) within ``BODY_SECONDS``; a strategy spec is checked
@@ -37,7 +42,7 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -49,7 +54,8 @@ from sim.numbers import NumberError, json_int, parse_int
 from sim.pictures import shared_picture
 from sim.web import pages
 from sim.web.bots import THINK_SECONDS, BotThreads, Seating
-from sim.web.table import CONTINUE, NotYourTurn, Step, Table
+from sim.web.pages import GameInfo
+from sim.web.table import CONTINUE, HINT_STRATEGY, HintFailed, NotYourTurn, Step, Table
 
 MAX_TABLES = 256  # tables kept; the least recently used goes first
 MAX_BODY_BYTES = 4096  # a request body is one small JSON object or form
@@ -126,6 +132,18 @@ class Tables:
                 raise BadRequest(f"no table {table_id[:32]!r}: it ended with the server, or never was", 404)
             self.tables.move_to_end(table_id)
             return table
+
+
+def game_info(name: str) -> GameInfo:
+    """What the pages say of game ``name``, from its view module (its name where the view says nothing)."""
+    view = importlib.import_module(games.load(name).view)
+    return GameInfo(
+        name,
+        getattr(view, "TITLE", name),
+        getattr(view, "BLURB", ""),
+        getattr(view, "RULES", ""),
+        tuple(getattr(view, "PICTURE", ())),
+    )
 
 
 def steps_json(steps: list[Step]) -> list[dict[str, Any]]:
@@ -234,17 +252,27 @@ def create_app(tables: Tables | None = None) -> Starlette:
     """The web table's ASGI application, over ``tables`` (new and empty by default)."""
     tables = tables or Tables()
     all_opponents = {game: opponents(game) for game in games.names()}
+    infos = {game: game_info(game) for game in games.names()}
 
-    def lobby(request: Request) -> Response:
-        return HTMLResponse(pages.lobby(all_opponents))
-
-    def new_game(request: Request) -> Response:
+    def known_game(request: Request) -> str:
         game = request.path_params["game"]
         if game not in all_opponents:
             raise BadRequest(f"unknown game {game[:24]!r}; the games are {', '.join(all_opponents)}", 404)
+        return game
+
+    def lobby(request: Request) -> Response:
+        return HTMLResponse(pages.lobby(list(infos.values()), all_opponents))
+
+    def new_game(request: Request) -> Response:
+        game = known_game(request)
         chosen = request.query_params.get("vs", pages.DEFAULT_OPPONENT)
-        page = pages.new_game(game, all_opponents[game], chosen, request.query_params.get("seed", ""))
+        page = pages.new_game(infos[game], all_opponents[game], chosen, request.query_params.get("seed", ""))
         return HTMLResponse(page)
+
+    def rules(request: Request) -> Response:
+        game = known_game(request)
+        others = [info for name, info in infos.items() if name != game]
+        return HTMLResponse(pages.rules_page(infos[game], others))
 
     async def play(request: Request) -> Response:
         refuse_cross_site(request)
@@ -257,7 +285,7 @@ def create_app(tables: Tables | None = None) -> Starlette:
     def table_page(request: Request) -> Response:
         table_id = request.path_params["table_id"]
         table = tables.get(table_id)
-        page = pages.table_page(table_id, table.game.name, all_opponents[table.game.name], table.opponent)
+        page = pages.table_page(table_id, infos[table.game.name], all_opponents[table.game.name], table.opponent)
         return HTMLResponse(page, headers={"Cache-Control": "no-store"})
 
     def card(request: Request) -> Response:
@@ -302,10 +330,41 @@ def create_app(tables: Tables | None = None) -> Starlette:
             raise BadRequest(f"not a legal action now: {error}", 409) from None
         return JSONResponse({"steps": steps_json(steps), "snapshot": steps[-1].snapshot})
 
+    async def hint(request: Request) -> Response:
+        refuse_cross_site(request)
+        table = tables.get(request.path_params["table_id"])
+        payload = await request_object(request)
+        if payload:
+            raise BadRequest("a hint takes no fields: send {}")
+        try:
+            answer = table.hint()
+        except NotYourTurn as error:
+            raise BadRequest(f"no hint now: {error}", 409) from None
+        try:
+            found = await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(answer)), table.think_seconds)
+        except TimeoutError:
+            raise BadRequest(f"{HINT_STRATEGY} did not decide within {table.think_seconds:g} s", 503) from None
+        except HintFailed as error:
+            raise BadRequest(str(error), 503) from None
+        return JSONResponse({"hint": found})
+
+    def download_name(table: Table, suffix: str) -> dict[str, str]:
+        name = f"cardsim-{table.game.name}-{table.seed}.{suffix}"
+        return {"Content-Disposition": f'attachment; filename="{name}"', "Cache-Control": "no-store"}
+
+    def log_text(request: Request) -> Response:
+        table = tables.get(request.path_params["table_id"])
+        return PlainTextResponse(table.log_text(), headers=download_name(table, "txt"))
+
+    def record(request: Request) -> Response:
+        table = tables.get(request.path_params["table_id"])
+        return JSONResponse(table.record(), headers=download_name(table, "json"))
+
     routes = [
         Route("/", lobby),
         Route("/play/{game}", new_game, methods=["GET"]),
         Route("/play/{game}", play, methods=["POST"]),
+        Route("/rules/{game}", rules),
         Route("/table/{table_id}", table_page),
         Route("/cards/{face}.svg", card),
         Route("/api/games", game_list),
@@ -313,6 +372,9 @@ def create_app(tables: Tables | None = None) -> Starlette:
         Route("/api/tables/{table_id}", table_state),
         Route("/api/tables/{table_id}/steps", table_steps),
         Route("/api/tables/{table_id}/actions", take_action, methods=["POST"]),
+        Route("/api/tables/{table_id}/hint", hint, methods=["POST"]),
+        Route("/api/tables/{table_id}/log.txt", log_text),
+        Route("/api/tables/{table_id}/record.json", record),
         Mount("/static", StaticFiles(packages=[("sim.web", "static")]), name="static"),
     ]
     handlers = {BadRequest: bad_request, HTTPException: http_error, Exception: server_error}

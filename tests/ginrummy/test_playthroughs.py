@@ -24,10 +24,10 @@ from typing import Any
 import strategies
 from sim.cards import FULL_DECK, card_name, cards_in, format_cards, parse_card
 from sim.ginrummy import rules
-from sim.ginrummy.cli import melds_text
 from sim.ginrummy.engine import Hand
 from sim.ginrummy.game import GAME
 from sim.ginrummy.observation import DRAW_DISCARD, DRAW_STOCK, knock, knocked_card
+from sim.ginrummy.words import melds_text
 from sim.play import play_out
 from tests.playthroughs import (
     ACTION_SEPARATOR,
