@@ -148,11 +148,11 @@ class SolverSearch(MonteCarloLookahead):
 
     def __init__(
         self,
-        samples: Annotated[int, Between(2, MAX_SAMPLES)] = 64,
+        samples: Annotated[int, Between(2, MAX_SAMPLES)] = 128,
         rollout: Annotated[str, NestedSpec()] = "heuristic",
         team_rollout: Annotated[str, NestedSpec()] = TEAM_ROLLOUT,
         seed: Annotated[int, Between(0, SEED_MAX)] = 0,
-        confidence: Annotated[float, Between(0.0, 100.0)] = 1.0,
+        confidence: Annotated[float, Between(0.0, 100.0)] = 0.5,
         oversample: Annotated[int, Between(1, MAX_OVERSAMPLE)] = 8,
         softness: Annotated[float, Between(0.0, 1.0)] = 0.0,
         bids: Annotated[str, OneOf(BID_EVALUATIONS)] = "solver",
