@@ -2,7 +2,9 @@
 
 ``play_rounds`` plays B deals with four strategies (the same objects the reference engine takes) and
 returns each seat's points and, on request, every action; ``play_games`` strings rounds into games
-until someone reaches 80. ``sim.crosscheck`` checks that both engines make the same moves.
+until someone reaches 80. ``judge_scripts`` replays scripted rounds and counts the scripted cards the
+seats' strategies would not have taken (a lookahead's inference). ``sim.crosscheck`` checks that both
+engines make the same moves.
 
 State is kept by dealt *position* rather than by card. Position ``13 * k + i`` of a round is card
 ``i`` of the hand of the ``k``-th seat to move (``k = 0`` is the leader, who holds the 7 of spades),
@@ -89,13 +91,8 @@ def play_rounds(
     and the strategies take the rest. Raises ``StrategyFault`` naming the strategy that chose an
     illegal action, and ``DealError`` for a deal that is not a permutation of the 52 cards.
     """
-    deals = np.asarray(deals)
+    deals, round_ids, scores = _checked_arguments(deals, strategies, round_ids, scores)
     count = len(deals)
-    if len(strategies) != SEATS:
-        raise ValueError(f"Straights needs {SEATS} strategies, got {len(strategies)}")
-    round_ids = np.arange(count, dtype=np.int64) if round_ids is None else np.asarray(round_ids, dtype=np.int64)
-    scores = np.zeros((count, SEATS), dtype=np.int64) if scores is None else np.asarray(scores, dtype=np.int64)
-    _check_deals(deals)
     points = np.empty((count, SEATS), dtype=np.int64)
     actions = np.empty((count, NUM_CARDS), dtype=np.int8) if trace else None
     discarded = np.empty((count, NUM_CARDS), dtype=bool) if trace else None
@@ -110,6 +107,43 @@ def play_rounds(
         if actions is not None and discarded is not None:  # trace
             actions[rows], discarded[rows] = block.actions, block.discarded
     return RoundResults(points, actions, discarded)
+
+
+def judge_scripts(
+    deals: np.ndarray,
+    strategies: Sequence[Strategy],
+    round_ids: np.ndarray,
+    scores: np.ndarray,
+    script: np.ndarray,
+    script_length: np.ndarray,
+    weights: np.ndarray,
+) -> np.ndarray:
+    """(B,) per round, the sum of ``weights[i, t]`` (B, 52) over the script steps ``t`` below
+    ``script_length[i]`` whose scripted card the mover's strategy would not have chosen (a zero
+    weight is not asked). Each round is replayed from its deal by its script (as ``play_rounds``
+    takes one) and stops there. A strategy's answer is only an opinion: the scripted card is played
+    whatever it says, and an illegal answer is a mismatch, not a fault. An illegal scripted card raises
+    ``StrategyFault`` as in ``play_rounds``; a script, lengths or weights not of those shapes, ``ValueError``."""
+    deals, round_ids, scores = _checked_arguments(deals, strategies, round_ids, scores)
+    count = len(deals)
+    script, script_length = np.asarray(script), np.asarray(script_length, dtype=np.int64)
+    weights = np.asarray(weights, dtype=np.int64)
+    if script.shape != (count, NUM_CARDS) or weights.shape != (count, NUM_CARDS) or script_length.shape != (count,):
+        raise ValueError(
+            f"judging {count} rounds takes scripts and weights of shape ({count}, {NUM_CARDS}) and "
+            f"script lengths of shape ({count},), not {script.shape}, {weights.shape} and {script_length.shape}"
+        )
+    if count and (script_length.min() < 0 or script_length.max() > NUM_CARDS):
+        raise ValueError(f"script lengths are 0..{NUM_CARDS}")
+    seats = lockstep.CompiledSeats(strategies, POLICY, _never_called)
+    mismatches = np.empty(count, dtype=np.int64)
+    for start in range(0, count, BLOCK_SIZE):
+        rows = slice(start, start + BLOCK_SIZE)
+        block = _Block(deals[rows], round_ids[rows], scores[rows], script[rows], script_length[rows])
+        block.judged = np.ascontiguousarray(weights[rows])
+        block.play(seats)
+        mismatches[rows] = block.mismatches
+    return mismatches
 
 
 def play_games(game_ids: int | np.ndarray, deal_source: DealSource, strategies: Sequence[Strategy]) -> GameResults:
@@ -130,8 +164,22 @@ def play_games(game_ids: int | np.ndarray, deal_source: DealSource, strategies: 
     return GameResults(scores, rounds, scores == scores.min(axis=1, keepdims=True))
 
 
+def _checked_arguments(
+    deals: np.ndarray, strategies: Sequence[Strategy], round_ids: np.ndarray | None, scores: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``deals``, ``round_ids`` and ``scores`` checked and filled in with their defaults (``0..B-1``, zeros)."""
+    deals = np.asarray(deals)
+    count = len(deals)
+    if len(strategies) != SEATS:
+        raise ValueError(f"Straights needs {SEATS} strategies, got {len(strategies)}")
+    round_ids = np.arange(count, dtype=np.int64) if round_ids is None else np.asarray(round_ids, dtype=np.int64)
+    scores = np.zeros((count, SEATS), dtype=np.int64) if scores is None else np.asarray(scores, dtype=np.int64)
+    _check_deals(deals)
+    return deals, round_ids, scores
+
+
 class _Block:
-    """Up to ``BLOCK_SIZE`` rounds, played by ``_advance`` and the Python strategies in turn."""
+    """Up to ``BLOCK_SIZE`` rounds, played by ``_advance`` (judged by ``_judge``) and the Python strategies in turn."""
 
     def __init__(
         self,
@@ -161,18 +209,24 @@ class _Block:
         # Copies: the Python seats' choices join the script as they are made.
         self.script = np.array(script, dtype=np.int8)
         self.script_length = np.array(script_length, dtype=np.int64)
+        self.judged = np.zeros((0, NUM_CARDS), dtype=np.int64)  # weights, when judging a script
+        self.mismatches = np.zeros(size, dtype=np.int64)
+        self.opinion = np.zeros(size, dtype=np.int64)  # a Python seat's card where the script is judged
+        self.opinion_at = np.full(size, -1, dtype=np.int64)  # ... and the step it was asked about
 
     def play(self, seats: lockstep.CompiledSeats) -> None:
-        """Play every round to its end, handing the Python seats their decisions as batches."""
+        """Play every round to its end (to the end of its script, when judging), handing the Python
+        seats their decisions as batches."""
         rows = np.arange(len(self.steps))
         paused = np.empty(len(self.steps), dtype=np.int64)
         fault = np.full(3, NO_FAULT, dtype=np.int64)
         hands = self.hands.reshape(-1, HAND)
+        kernel = _JUDGE_ENTRY if self.judged.shape[0] else _ADVANCE_ENTRY
         while rows.size:
-            count = _ADVANCE_ENTRY(
+            count = kernel(
                 rows, hands, self.position, self.held, self.accept, self.table, self.actions,
                 self.discarded, self.points, self.steps, self.leader, self.script, self.script_length,
-                seats.functions, seats.settings,
+                self.judged, self.mismatches, self.opinion, self.opinion_at, seats.functions, seats.settings,
                 seats.in_python, paused, fault,
             )  # fmt: skip
             if fault[0] != NO_FAULT:
@@ -182,16 +236,22 @@ class _Block:
                 self._ask_python_seats(seats, rows)
 
     def _ask_python_seats(self, seats: lockstep.CompiledSeats, rows: np.ndarray) -> None:
-        """Each Python strategy's choices in the ``rows`` where its seat is to move, added to the script."""
+        """Each Python strategy's choices in the ``rows`` where its seat is to move: added to the
+        script, or, where the script is judged, kept as its opinion."""
         seat = (self.leader[rows] + self.steps[rows]) % SEATS
         for strategy, plays in seats.seats_of:
             mine = rows[plays[seat]]
-            if mine.size:
-                steps = self.steps[mine]
-                # Only the number of actions: the kernel checks each card is legal where it is played.
-                chosen = lockstep.choose_checked(strategy, self.observe(mine), NUM_CARDS, steps, seat[plays[seat]])
-                self.script[mine, steps] = chosen
-                self.script_length[mine] = steps + 1
+            if not mine.size:
+                continue
+            steps = self.steps[mine]
+            if self.judged.shape[0]:  # a model's opinion of a scripted card: any answer, even an illegal one
+                self.opinion[mine] = np.asarray(strategy.choose(self.observe(mine)), dtype=np.int64)
+                self.opinion_at[mine] = steps
+                continue
+            # Only the number of actions: the kernel checks each card is legal where it is played.
+            chosen = lockstep.choose_checked(strategy, self.observe(mine), NUM_CARDS, steps, seat[plays[seat]])
+            self.script[mine, steps] = chosen
+            self.script_length[mine] = steps + 1
 
     def observe(self, rows: np.ndarray) -> Observation:
         """The movers' view of the rounds ``rows``: copies, so no later step changes them."""
@@ -288,6 +348,10 @@ _ADVANCE = types.int64(
     types.Array(types.int64, 1, "C", readonly=True),  # leader
     types.int8[:, :],  # script (n, 52): actions decided before the kernel asks anyone
     types.int64[:],  # script_length: how many of them each round has
+    types.int64[:, :],  # judged (n, 52) weights of the scripted cards to judge (_judge only)
+    types.int64[:],  # mismatches: out, the weights of the judged cards a seat would not have chosen
+    types.int64[:],  # opinion: a Python seat's card at a judged step
+    types.int64[:],  # opinion_at: the step it answered for
     types.UniTuple(POLICY, SEATS),  # each seat's compiled policy
     types.UniTuple(types.UniTuple(types.float64, MAX_POLICY_SETTINGS), SEATS),  # and its settings
     types.Array(types.boolean, 1, "C", readonly=True),  # seats played in Python
@@ -296,22 +360,26 @@ _ADVANCE = types.int64(
 )
 
 
-@numba.njit(_ADVANCE, cache=True, nogil=True)
-def _advance(
+# Inlined into both kernels, where ``judging`` is a constant: the code that judges is compiled out of
+# ``_advance``, whose loop it would slow by a few per cent (measured with first-legal in every seat).
+@numba.njit(inline="always")
+def _rounds(
     rows, hands, position, held, accept, table, actions, discarded, points, steps, leader, script,
-    script_length, policies, settings, in_python, paused, fault,
+    script_length, judged, mismatches, opinion, opinion_at, policies, settings, in_python, paused, fault, judging,
 ):  # fmt: skip
-    """Play each of ``rows`` until its round ends or a seat played in Python is to move; returns how
-    many rows paused (their indexes in ``paused``). An illegal action stops it with ``fault`` set."""
+    """The loop of both kernels: ``_judge``'s when ``judging``, else ``_advance``'s. A judged step of a
+    seat played in Python pauses its row once, to ask the seat its opinion; when the row resumes, the
+    scripted card is judged by ``opinion``."""
     count = 0
     for row in rows:
         # The round's state in locals while it plays: loads and stores through arrays cost more than the rules.
         step, in_hand, accepted, played = steps[row], held[row], accept[row], table[row]
         first, scripted = leader[row], script_length[row]
+        end = scripted if judging else NUM_CARDS
         python_movers = 0  # bit k: the k-th seat to move is played in Python
         for mover in range(SEATS):
             python_movers |= in_python[(first + mover) & 3] << mover
-        while step < NUM_CARDS:
+        while step < end:
             mover = step & 3  # step % SEATS, as SEATS is 4
             seat = (first + mover) & 3
             own = (in_hand >> (HAND * mover)) & HAND_MASK
@@ -319,6 +387,17 @@ def _advance(
             options = legal if legal else own
             if step < scripted:
                 card = script[row, step]
+                if judging and judged[row, step]:
+                    if python_movers >> mover & 1:
+                        if opinion_at[row] != step:
+                            paused[count] = row
+                            count += 1
+                            break
+                        wanted = opinion[row]
+                    else:
+                        wanted = policies[seat](hands, SEATS * row + mover, own, legal, options, played, settings[seat])
+                    if wanted != card:
+                        mismatches[row] += judged[row, step]
             elif python_movers >> mover & 1:
                 paused[count] = row
                 count += 1
@@ -348,7 +427,35 @@ def _advance(
     return count
 
 
+@numba.njit(_ADVANCE, cache=True, nogil=True)
+def _advance(
+    rows, hands, position, held, accept, table, actions, discarded, points, steps, leader, script,
+    script_length, judged, mismatches, opinion, opinion_at, policies, settings, in_python, paused, fault,
+):  # fmt: skip
+    """Play each of ``rows`` until its round ends or a seat played in Python is to move; returns how
+    many rows paused (their indexes in ``paused``). An illegal action stops it with ``fault`` set."""
+    return _rounds(
+        rows, hands, position, held, accept, table, actions, discarded, points, steps, leader, script,
+        script_length, judged, mismatches, opinion, opinion_at, policies, settings, in_python, paused, fault, False,
+    )  # fmt: skip
+
+
+@numba.njit(_ADVANCE, cache=True, nogil=True)
+def _judge(
+    rows, hands, position, held, accept, table, actions, discarded, points, steps, leader, script,
+    script_length, judged, mismatches, opinion, opinion_at, policies, settings, in_python, paused, fault,
+):  # fmt: skip
+    """Replay each of ``rows`` by its script to the script's end, adding to ``mismatches`` the weight
+    (``judged``) of each scripted card its mover's strategy would not have chosen, until a seat played
+    in Python is asked its opinion; returns how many rows paused. An illegal card stops it with ``fault`` set."""
+    return _rounds(
+        rows, hands, position, held, accept, table, actions, discarded, points, steps, leader, script,
+        script_length, judged, mismatches, opinion, opinion_at, policies, settings, in_python, paused, fault, True,
+    )  # fmt: skip
+
+
 _ADVANCE_ENTRY = lockstep.entry_point(_advance, _ADVANCE)
+_JUDGE_ENTRY = lockstep.entry_point(_judge, _ADVANCE)
 
 
 def _history(actions: np.ndarray, discarded: np.ndarray, steps: np.ndarray) -> np.ndarray:

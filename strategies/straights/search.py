@@ -1,0 +1,180 @@
+"""Solver-backed search with inference for Straights (``search``).
+
+``search`` is mc's lookahead (``strategies.straights.mc``) with two parts added:
+
+* **Inference.** mc deals the unseen cards uniformly among what is consistent with the voids the
+  discards revealed. ``search`` draws ``oversample`` times as many worlds, replays each to the decision
+  and asks a model of the other seats (the rollout policy) what it would have played at every one of
+  their past turns (``sim.straights.fast.judge_scripts``); it keeps the worlds whose turns the model
+  explains best (``softness`` 0), or draws them weighted by ``softness ** mismatches``. A heuristic
+  player's plays say much about what it holds: which of its legal cards it chose, and which it kept.
+* **An exact endgame.** Once at most ``endgame`` cards are left in all hands, the rest of the round is
+  solved open-handed in each world (``strategies.straights.solver``, rule ``maxn``: every seat
+  minimises its own points, or ``paranoid``: the others gang up on us). Before that, each candidate is
+  played on by the rollout policy up to the endgame, which is then solved.
+
+A world's value is mc's ``margin``: our points minus the mean of the others' (times four minus the
+sum, an integer), the round's points so far and to come. The choice rule is mc's: the rollout
+policy's own choice unless a candidate beats it by ``confidence`` standard errors, paired world by world.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import numpy as np
+
+from sim.cards import NUM_CARDS
+from sim.straights import rules
+from sim.straights.observation import Observation, take_rows
+from strategies import SEED_MAX, Between, NestedSpec, OneOf, register
+from strategies.montecarlo import (
+    Rollouts,
+    card_bits,
+    decision_rng,
+    draw_slot_cards,
+    likeliest_worlds,
+    weighted_worlds,
+)
+from strategies.straights.mc import (
+    MAX_SAMPLES,
+    SEATS,
+    MonteCarloLookahead,
+    Worlds,
+    build_worlds,
+    what_is_known,
+)
+from strategies.straights.solver import MAXN, PARANOID, solve_points
+
+HAND = rules.HAND_SIZE
+RULE_NAMES = {"maxn": MAXN, "paranoid": PARANOID}
+MAX_OVERSAMPLE = 1_000
+MAX_ENDGAME = 24  # cards in all hands: past this a solve can take a second (strategies/straights/solver.py)
+_STEPS = np.arange(NUM_CARDS)
+_CARD_POINTS = np.array([rules.card_points(card) for card in range(NUM_CARDS)], dtype=np.int64)
+
+
+def _engine():
+    """The fast engine, imported at a lookahead's first rollout (the programs seating search load this module)."""
+    from sim.straights import fast
+
+    return fast
+
+
+def margin(points: np.ndarray, seat: np.ndarray) -> np.ndarray:
+    """(m,) the seat's margin from each row's points (m, 4): the others' total minus three times ours,
+    so higher is better (four times minus-our-points-minus-the-others'-mean, an integer)."""
+    own = points[np.arange(len(points)), seat]
+    return points.sum(axis=1) - SEATS * own
+
+
+def state_at(deals: np.ndarray, actions: np.ndarray, discarded: np.ndarray, steps: np.ndarray):
+    """Each round after its first ``steps`` actions: the cards each seat holds (n, 4) by seat, the
+    table (n,), the points each seat has discarded (n, 4) and the seat to move (n,)."""
+    size = len(deals)
+    by_seat = card_bits(deals.astype(np.int64)).reshape(size, SEATS, HAND)
+    hands = np.bitwise_or.reduce(by_seat, axis=2)
+    leader = np.argmax((hands >> rules.SEVEN_OF_SPADES) & 1, axis=1)
+    past = _STEPS < steps[:, None]
+    taken = np.where(past, card_bits(actions.astype(np.int64)), 0)
+    seat_of_step = (leader[:, None] + _STEPS) % SEATS
+    for seat in range(SEATS):
+        hands[:, seat] &= ~np.bitwise_or.reduce(np.where(seat_of_step == seat, taken, 0), axis=1)
+    table = np.bitwise_or.reduce(np.where(discarded, 0, taken), axis=1)
+    lost = np.where(past & discarded, _CARD_POINTS[np.maximum(actions, 0)], 0)
+    points = np.stack([np.where(seat_of_step == seat, lost, 0).sum(axis=1) for seat in range(SEATS)], axis=1)
+    return hands, table, points, (leader + steps) % SEATS
+
+
+@register("straights", "search", deterministic=True)
+class SolverSearch(MonteCarloLookahead):
+    """mc's lookahead with inference from the other seats' play and an exact endgame (see the module)."""
+
+    def __init__(
+        self,
+        samples: Annotated[int, Between(2, MAX_SAMPLES)] = 32,
+        rollout: Annotated[str, NestedSpec()] = "heuristic",
+        seed: Annotated[int, Between(0, SEED_MAX)] = 0,
+        confidence: Annotated[float, Between(0.0, 100.0)] = 1.0,
+        oversample: Annotated[int, Between(1, MAX_OVERSAMPLE)] = 32,
+        softness: Annotated[float, Between(0.0, 1.0)] = 0.0,
+        endgame: Annotated[int, Between(0, MAX_ENDGAME)] = 12,
+        rule: Annotated[str, OneOf(tuple(RULE_NAMES))] = "maxn",
+    ) -> None:
+        super().__init__(samples, rollout, seed, "margin", confidence)
+        self.oversample = oversample
+        self.softness = softness
+        self.endgame = endgame
+        self.rule = RULE_NAMES[rule]
+
+    def worlds(self, observation: Observation) -> Worlds:
+        known = what_is_known(observation)
+        keys = zip(observation.round_id.tolist(), observation.step.tolist(), observation.seat.tolist())
+        rngs = [decision_rng(self.seed, *key) for key in keys]
+        drawn = self.worlds_per_decision * self.oversample
+        worlds = build_worlds(known, draw_slot_cards(known.unseen, known.slot_void, known.is_slot, rngs, drawn))
+        if self.oversample == 1:
+            return worlds
+        mismatches = self.mismatches(observation, worlds)
+        if self.softness == 0.0:
+            kept = likeliest_worlds(mismatches, self.worlds_per_decision)
+        else:
+            kept = weighted_worlds(mismatches, self.softness, self.worlds_per_decision, rngs)
+        return Worlds(
+            np.take_along_axis(worlds.deals, kept[:, :, None], axis=1),
+            np.take_along_axis(worlds.scripts, kept[:, :, None], axis=1),
+        )
+
+    def mismatches(self, observation: Observation, worlds: Worlds) -> np.ndarray:
+        """(d, w) how many of the other seats' past turns the rollout policy would have played otherwise."""
+        decisions, samples = worlds.deals.shape[:2]
+        step = observation.step.astype(np.int64)
+        seat = observation.seat.astype(np.int64)
+        leader = (seat - step) % SEATS
+        mover = (leader[:, None] + _STEPS) % SEATS
+        weights = ((_STEPS < step[:, None]) & (mover != seat[:, None])).astype(np.int64)
+        judged = _engine().judge_scripts(
+            worlds.deals.reshape(-1, NUM_CARDS),
+            [self.policy] * SEATS,
+            np.repeat(observation.round_id, samples),
+            np.repeat(observation.scores, samples, axis=0),
+            worlds.scripts.reshape(-1, NUM_CARDS),
+            np.repeat(step, samples),
+            np.repeat(weights, samples, axis=0),
+        )
+        return judged.reshape(decisions, samples)
+
+    def roll_out(self, observation: Observation, deciding: np.ndarray, rollouts: Rollouts) -> np.ndarray:
+        deciders = take_rows(observation, deciding)
+        worlds = self.worlds(deciders)
+        decision, world = rollouts.decision, rollouts.world
+        deals = worlds.deals[decision, world]
+        scripts = worlds.scripts[decision, world]
+        step = deciders.step.astype(np.int64)[decision]
+        seat = deciders.seat.astype(np.int64)[decision]
+        scripts[np.arange(len(decision)), step] = deciders.hand[decision, rollouts.candidate]
+        # Each rollout replays its world's script, plays the candidate and lets the policy play on to
+        # the endgame (or to the end, with no endgame), which the solver then plays out exactly.
+        traced = _engine().play_rounds(
+            deals, [self.policy] * SEATS, deciders.round_id[decision], deciders.scores[decision], trace=True,
+            script=scripts, script_length=step + 1,
+        )  # fmt: skip
+        solve_from = np.maximum(step + 1, NUM_CARDS - self.endgame)
+        hands, table, points, mover = state_at(deals, traced.actions, traced.discarded, solve_from)
+        if self.endgame:
+            points = points + self.solved_points(hands, table, mover)
+        return margin(points, seat)
+
+    def solved_points(self, hands: np.ndarray, table: np.ndarray, mover: np.ndarray) -> np.ndarray:
+        """(n, 4) the points each seat still loses from each position when the solver plays it out:
+        the mover takes its best action by the rule (its lowest own points under maxn)."""
+        left = np.zeros((len(hands), SEATS), dtype=np.int64)
+        open_rows = np.flatnonzero(hands.any(axis=1))
+        if open_rows.size:
+            after = solve_points(hands[open_rows], table[open_rows], mover[open_rows], self.rule)  # (r, 52, 4)
+            rows = np.arange(open_rows.size)
+            own = after[rows, :, mover[open_rows]]
+            value = own if self.rule == MAXN else own - (np.nansum(after, axis=2) - own) / (SEATS - 1)
+            best = np.nanargmin(np.where(np.isnan(value), np.inf, value), axis=1)
+            left[open_rows] = np.rint(after[rows, best]).astype(np.int64)
+        return left
