@@ -449,14 +449,7 @@ def argument_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     # What every command that seats strategies takes: a researcher's own, without packaging them.
     seats_strategies = argparse.ArgumentParser(add_help=False)
-    seats_strategies.add_argument(
-        "--import",
-        dest="imports",
-        action="append",
-        default=[],
-        metavar="MODULE|FILE.py",
-        help="import a module (or Python file) that registers strategies; may be repeated",
-    )
+    strategies.add_import_option(seats_strategies)
 
     run = commands.add_parser("tournament", parents=[seats_strategies], help="play a tournament and summarise it")
     run.add_argument("--config", metavar="FILE", help="experiment TOML file (command-line options override it)")

@@ -18,6 +18,7 @@ from typing import TextIO, TypeVar
 
 from tqdm import tqdm
 
+from sim.api import StrategyFault
 from sim.numbers import NumberError, parse_float, parse_int
 
 T = TypeVar("T")
@@ -121,7 +122,7 @@ def run_program(
     (say there whether the game can be kept) and gives status 130; a reader that went away stops it
     quietly.
     """
-    failures = {LineTooLong: "{error}", **(failures or {})}
+    failures = {LineTooLong: "{error}", StrategyFault: "{error}", **(failures or {})}
     try:
         body()
         stdout.flush()
@@ -166,6 +167,17 @@ class TickingBar(tqdm):
         while not self._stopped.wait(TICK_SECONDS):
             self.refresh()
 
+    def update(self, n: float | None = 1) -> bool | None:
+        """Count ``n`` more units. The last ones are counted without drawing the bar: closing draws the
+        finished bar, once (drawn here too, it showed twice wherever its line is not overwritten).
+        Whatever ``waiting`` said goes once the first unit is done."""
+        if getattr(self, "postfix", None) and n:
+            self.set_postfix_str("", refresh=False)
+        if self.total is not None and n and self.n + n >= self.total:
+            self.n += n
+            return None
+        return super().update(n)
+
     def close(self) -> None:
         ticker = getattr(self, "_ticker", None)  # tqdm may close a bar whose __init__ did not finish
         if ticker is not None:
@@ -175,13 +187,16 @@ class TickingBar(tqdm):
         super().close()
 
 
-def progress_bar(total: int | None, unit: str, description: str, enabled: bool, initial: int = 0) -> tqdm:
+def progress_bar(
+    total: int | None, unit: str, description: str, enabled: bool, initial: int = 0, waiting: str = ""
+) -> tqdm:
     """A progress bar on stderr that counts whole ``unit``s (no total: a count and a rate, no ETA).
 
     It is drawn at once, before the first unit is done, so a long run never starts in silence, and
-    redrawn every second, so its elapsed time keeps counting while a slow unit is under way.
+    redrawn every second, so its elapsed time keeps counting while a slow unit is under way; until the
+    first unit is done it says ``waiting`` (what the wait is for), beside the count.
     """
-    return TickingBar(
+    bar = TickingBar(
         total=total,
         initial=initial,
         unit=unit,
@@ -190,4 +205,6 @@ def progress_bar(total: int | None, unit: str, description: str, enabled: bool, 
         dynamic_ncols=True,
         unit_scale=(total or 0) >= SCALED_COUNTS_FROM,
         mininterval=0.5,
+        postfix=waiting or None,
     )
+    return bar

@@ -15,13 +15,14 @@ that registers on import.
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import importlib
 import inspect
 import os
 import sys
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -225,6 +226,39 @@ def import_strategies(source: str) -> str:
     return name
 
 
+def fair_specs(game: str) -> list[str]:
+    """The strategies of ``game`` that tables and tournaments seat (none that cheats), each with the
+    settings it cannot do without (``policy:path=...``), then the aliases."""
+    named = [
+        info.name + (":" + ",".join(f"{key}=..." for key in info.required) if info.required else "")
+        for info in available(game)
+        if not info.cheating
+    ]
+    return named + sorted(aliases(game))
+
+
+IMPORT_HELP = "import a module (or Python file) that registers strategies; may be repeated"
+
+
+def add_import_option(parser: argparse.ArgumentParser) -> None:
+    """Give ``parser`` the ``--import MODULE|FILE.py`` option every program that seats strategies takes."""
+    parser.add_argument(
+        "--import", dest="imports", action="append", default=[], metavar="MODULE|FILE.py", help=IMPORT_HELP
+    )
+
+
+def import_requested(parser: argparse.ArgumentParser, argv: Sequence[str]) -> None:
+    """Import the modules ``--import`` names in ``argv`` before the rest is read, so that the other
+    options may name their strategies; one that cannot be imported is ``parser``'s one-line error."""
+    just_imports = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
+    add_import_option(just_imports)
+    for source in just_imports.parse_known_args(list(argv))[0].imports:
+        try:
+            import_strategies(source)
+        except StrategyError as error:
+            parser.error(f"--import: {error}")
+
+
 def available(game: str) -> list[StrategyInfo]:
     """Every strategy registered for ``game``, by name."""
     _load(game)
@@ -340,7 +374,10 @@ def spec_tree(game: str, spec: str, depth: int = 0) -> list[SpecNode]:
 def get_fair(game: str, spec: str, where: str) -> Strategy:
     """``get``, refusing (``StrategyError``) a spec that seats a cheating strategy at any depth (an
     ``oracle-mc`` as ``mc``'s rollout too): it needs the true deals, which ``where`` (say,
-    "tournaments") does not give it."""
+    "tournaments") does not give it. An unknown name is refused listing only what ``where`` seats."""
+    name = parse_spec(spec)[0]
+    if name not in {known.name for known in available(game)} | set(aliases(game)):
+        raise StrategyError(f"unknown {game} strategy {shown(name)} (known: {', '.join(fair_specs(game))})")
     cheats = [node.registration.name for node in spec_tree(game, spec) if node.registration.cheating]
     if cheats:
         outer = info(game, parse_spec(spec)[0]).name

@@ -24,6 +24,7 @@ from sim.euchre.observation import PASS, Phase, order_up
 from sim.euchre.words import TABLE_NAMES, event_lines
 from sim.files import CannotOpen, UnreadableFile, read_bounded
 from sim.numbers import NumberError, parse_int
+from sim.play import choose_one
 
 USAGE = (
     "Usage: euchre.exe PACK_FILENAME [shuffle|noshuffle] POINTS_TO_WIN NAME1 TYPE1 NAME2 TYPE2 NAME3 TYPE3 NAME4 TYPE4"
@@ -134,7 +135,7 @@ class Program:
         while not self.game.is_over:
             seat = self.game.current_player
             if seat in self.bots:
-                action = int(self.bots[seat].choose(self.game.observe())[0])
+                action = choose_one(self.bots[seat], self.game)
             else:
                 action = self.human_action(seat)
             self.report(self.game.apply(action))

@@ -29,6 +29,7 @@ from sim.gemstones.engine import (
 from sim.gemstones.observation import BUY, CHAIN, DISCARD, PASS, PLAY, SELL, Phase
 from sim.gemstones.words import computer_name, event_lines, table_lines
 from sim.numbers import NumberError, amount, clipped, parse_int
+from sim.play import choose_one
 
 PROMPT = "> "
 HUMAN = savefile.HUMAN
@@ -146,7 +147,7 @@ class Program:
                     self.ask_buy()
             legal = state.legal_actions()
             if seat in self.computers:
-                action = int(self.computers[seat].choose(state.observe())[0])
+                action = choose_one(self.computers[seat], state)
             elif len(legal) == 1:
                 action = legal[0]  # nothing to ask: the front card must be played, or the only sale
             else:
@@ -279,6 +280,7 @@ def argument_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--seed", type=seed_argument(*SEED_RANGE), help="deal seed (default: the clock)")
     parser.add_argument("--load", metavar="FILE", help="resume a paused game")
+    strategies.add_import_option(parser)
     return parser
 
 
@@ -289,6 +291,7 @@ def play(computer: str, seed: int | None, stdin: TextIO = sys.stdin, stdout: Tex
 
 def main(argv: list[str] | None = None, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
     parser = argument_parser()
+    strategies.import_requested(parser, sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(argv)
     if args.load and (args.players or args.seed is not None):
         parser.error("--load resumes a saved game: its players and deal come from the file")

@@ -39,6 +39,7 @@ from sim.ginrummy.words import (
     event_lines,
     seat_name,
 )
+from sim.play import choose_one
 from strategies import Strategy
 from strategies.ginrummy.cs340 import CS340
 
@@ -348,7 +349,7 @@ class Program:
 
     def computer_action(self) -> int:
         """The computer's strategy's action, chosen from its own view of the hand (never the user's cards)."""
-        return int(self.computer.choose(self.current_game.observe())[0])
+        return choose_one(self.computer, self.current_game)
 
     # -------------------------------------------------------------- results
 
@@ -409,6 +410,8 @@ def parse_arguments(argv: list[str]) -> tuple[argparse.Namespace, Strategy]:
         metavar="NAME",
         help=f"the computer's strategy (default: {SPEC_COMPUTER}, the spec's computer player)",
     )
+    strategies.add_import_option(parser)
+    strategies.import_requested(parser, argv)
     arguments = parser.parse_args(argv)
     try:
         computer = strategies.get_fair("ginrummy", arguments.vs, "tables")

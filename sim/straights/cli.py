@@ -17,6 +17,7 @@ from typing import TextIO
 import strategies
 from sim.cards import RANKS, SUIT_NAMES, CardError, card_name, cards_in, format_cards, parse_card, suit_of
 from sim.console import EndOfInput, input_lines, next_input, run_program, seed_argument
+from sim.play import choose_one
 from sim.straights import rules, savefile
 from sim.straights.engine import Event, Game, SpecDeck
 from sim.straights.words import card_list, event_lines, player_name
@@ -86,7 +87,7 @@ class Program:
                 self.computer_turn()
 
     def computer_turn(self) -> None:
-        card = int(self.computer.choose(self.saved.game.observe())[0])
+        card = choose_one(self.computer, self.saved.game)
         self.report(self.saved.game.apply(card))
 
     def human_turn(self) -> None:
@@ -158,6 +159,7 @@ def argument_parser() -> argparse.ArgumentParser:
         metavar="NAME",
         help="registered strategy for computer players and ragequit replacements",
     )
+    strategies.add_import_option(parser)
     parser.add_argument("--load", metavar="FILE", help="resume a game written by the `save FILE` command")
     return parser
 
@@ -176,6 +178,7 @@ def play(computer: str, seed: int | None, stdin: TextIO = sys.stdin, stdout: Tex
 
 def main(argv: list[str] | None = None, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
     parser = argument_parser()
+    strategies.import_requested(parser, sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(argv)
     try:
         strategies.get_fair("straights", args.computer, "tables")
