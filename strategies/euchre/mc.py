@@ -449,11 +449,16 @@ class MonteCarloLookahead(EuchreLookahead):
             return worlds
         seat, dealer = observation.seat.astype(np.int64), observation.dealer.astype(np.int64)
         mismatches = policy_mismatches(worlds, step, seat, dealer, observation.scores, self.policy, self.team_policy)
-        kept = likeliest_worlds(mismatches, self.worlds_per_decision)
+        kept = self.kept_worlds(mismatches, rngs)
         return Worlds(
             np.take_along_axis(worlds.deals, kept[:, :, None], axis=1),
             np.take_along_axis(worlds.scripts, kept[:, :, None], axis=1),
         )
+
+    def kept_worlds(self, mismatches: np.ndarray, rngs: list[np.random.Generator]) -> np.ndarray:
+        """(d, samples) which of each decision's drawn worlds to play in, from how badly each fits the
+        other seats' actions (``policy_mismatches``): those that fit best."""
+        return likeliest_worlds(mismatches, self.worlds_per_decision)
 
 
 def truth_of(deals: np.ndarray, round_ids: np.ndarray) -> ActionTruth:

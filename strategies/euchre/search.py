@@ -41,15 +41,12 @@ from strategies.euchre.mc import (
     TEAM_ROLLOUT,
     MonteCarloLookahead,
     Worlds,
-    build_worlds,
     fast_engine,
     lineups,
-    policy_mismatches,
     script_step,
-    what_is_known,
 )
 from strategies.euchre.solver import solve_moves
-from strategies.montecarlo import Rollouts, decision_rng, draw_slot_cards, weighted_worlds
+from strategies.montecarlo import Rollouts, weighted_worlds
 
 HAND = rules.HAND_SIZE
 TRICKS = rules.TRICKS_PER_HAND
@@ -174,22 +171,10 @@ class SolverSearch(MonteCarloLookahead):
             chosen[searched] = super().choose(observation.take(searched))
         return chosen
 
-    def worlds(self, observation: Observation) -> Worlds:
-        if self.softness == 0.0 or self.oversample == 1:
-            return super().worlds(observation)
-        known = what_is_known(observation)
-        step = script_step(observation)
-        keys = list(zip(observation.round_id.tolist(), step.tolist(), observation.seat.tolist()))
-        rngs = [decision_rng(self.seed, *key) for key in keys]
-        drawn = self.worlds_per_decision * self.oversample
-        worlds = build_worlds(known, draw_slot_cards(known.unseen, known.slot_void, known.is_slot, rngs, drawn))
-        seat, dealer = observation.seat.astype(np.int64), observation.dealer.astype(np.int64)
-        mismatches = policy_mismatches(worlds, step, seat, dealer, observation.scores, self.policy, self.team_policy)
-        kept = weighted_worlds(mismatches, self.softness, self.worlds_per_decision, rngs)
-        return Worlds(
-            np.take_along_axis(worlds.deals, kept[:, :, None], axis=1),
-            np.take_along_axis(worlds.scripts, kept[:, :, None], axis=1),
-        )
+    def kept_worlds(self, mismatches: np.ndarray, rngs: list[np.random.Generator]) -> np.ndarray:
+        if self.softness == 0.0:
+            return super().kept_worlds(mismatches, rngs)
+        return weighted_worlds(mismatches, self.softness, self.worlds_per_decision, rngs)
 
     def roll_out(self, observation: Observation, deciding: np.ndarray, rollouts: Rollouts) -> np.ndarray:
         deciders = observation.take(deciding)
