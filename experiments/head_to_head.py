@@ -6,7 +6,7 @@ folder lives under ``results/experiments/<run-id>/``, so an interrupted experime
 stopped and a finished pairing is read back instead of played again.
 
 A's record counts every game once per seating: wins, draws (a win shared with B) and losses. Its
-score rate counts a draw half, with the normal-approximation interval of ``sim.stats.score_interval``.
+score rate counts a draw half, with the Wilson interval of ``sim.stats.score_interval``.
 """
 
 from __future__ import annotations

@@ -172,8 +172,9 @@ def command_tournament(args: argparse.Namespace) -> int:
     finally:
         if client is not None:
             client.close()
-    print(format_summary(plan, result.summary, result.paired, result.timing))
-    print(f"\nResults and plots: {out}/ (summary.csv, *.png; per-round rows under chunks/)")
+    print(format_summary(plan.shape(), result.summary, result.paired, result.timing))
+    print(f"\nResults in {out}/ (summary.csv, paired.csv, timing.csv, *.png; per-round rows under chunks/)")
+    print(f"Report: {result.report}")
     return 0
 
 
@@ -255,11 +256,25 @@ def command_report(args: argparse.Namespace) -> int:
             f"{plan.rounds:,} {unit}); interim figures below, no tables or plots written. Run the "
             "tournament again to resume it.\n"
         )
-        print(format_summary(plan, partial.summary, partial.paired, partial.timing))
+        print(format_summary(plan.shape(), partial.summary, partial.paired, partial.timing))
         return 0
     result = tournament.finish(plan, store)
-    print(format_summary(plan, result.summary, result.paired, result.timing))
-    print(f"\nPlots redrawn in {args.run_dir}/")
+    print(format_summary(plan.shape(), result.summary, result.paired, result.timing))
+    print(f"\nTables and plots rewritten in {args.run_dir}/")
+    print(f"Report: {result.report}")
+    return 0
+
+
+def _report_league(folder: Path) -> int:
+    """``cardsim report`` of a league folder: its tables, plots and report.html written again."""
+    from sim import league as leagues
+
+    league = leagues.read_league(folder)
+    anchor = leagues.stored_anchor(league, folder)
+    result = leagues.finish(league, folder, anchor)
+    print(leagues.format_league(result, anchor))
+    print(f"\nTables and plots rewritten in {folder}/")
+    print(f"Report: {result.report}")
     return 0
 
 
@@ -295,7 +310,8 @@ def command_league(args: argparse.Namespace) -> int:
         if client is not None:
             client.close()
     print(leagues.format_league(result, anchor))
-    print(f"\nResults and plots: {out}/ (ratings.csv, matrix.csv, *.png; each pairing's run under pairings/)")
+    print(f"\nResults in {out}/ (ratings.csv, matrix.csv, *.png; each pairing's run under pairings/)")
+    print(f"Report: {result.report}")
     return 0
 
 
@@ -359,6 +375,11 @@ def command_match(args: argparse.Namespace) -> int:
 
 def command_strategies(args: argparse.Namespace) -> int:
     game_names = [args.game] if args.game else games.names()
+    if args.fields:
+        from sim import observations
+
+        print("\n\n".join(observations.reference(name) for name in game_names))
+        return 0
     for name in game_names:
         games.load(name)
         print(f"{name}:")
@@ -546,7 +567,7 @@ def argument_parser() -> argparse.ArgumentParser:
     runs.add_argument("results", nargs="?", default=str(DEFAULT_RESULTS), metavar="RESULTS_DIR")
     runs.set_defaults(handler=command_runs)
 
-    report = commands.add_parser("report", help="reprint a run's summary and redraw its plots")
+    report = commands.add_parser("report", help="reprint a run's summary, redraw its plots, rewrite report.html")
     report.add_argument("run_dir", metavar="RUN_DIR")
     report.set_defaults(handler=command_report)
 
@@ -554,6 +575,9 @@ def argument_parser() -> argparse.ArgumentParser:
         "strategies", parents=[seats_strategies], help="list registered strategies and their settings"
     )
     listing.add_argument("--game", choices=games.names())
+    listing.add_argument(
+        "--fields", action="store_true", help="the fields of the game's observation, for writing a strategy"
+    )
     listing.set_defaults(handler=command_strategies)
 
     check = commands.add_parser(

@@ -94,12 +94,20 @@ class Game:
     # third_chain_cost=2"), ValueError for text naming none; None for a game without variants.
     with_rules: Callable[[str], Game] | None = None
     rules: str = ""  # the variants this record plays ("": the game's defaults)
+    # The observation record strategies read (``sim.api``); its fields' documentation is the reference
+    # ``sim.observations`` prints and docs/<game>.md lists. None: undocumented.
+    observation: type | None = None
 
     def __post_init__(self) -> None:
         if not self.teams:
             object.__setattr__(self, "teams", tuple(range(self.num_seats)))
         if len(self.teams) != self.num_seats:
             raise ValueError(f"{self.name}: teams names {len(self.teams)} seats, the game has {self.num_seats}")
+
+    @property
+    def has_partnerships(self) -> bool:
+        """Whether some seats play as one team (partners share their points, so they count once)."""
+        return len(set(self.teams)) < self.num_seats
 
 
 def game_deal_source(game: Game, seed: int) -> DealSource:

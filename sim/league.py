@@ -15,18 +15,20 @@ Layout of a league folder::
     pairings/I-J/               the tournament run of strategies I and J (``cardsim replay`` reads it)
     matrix.csv, ratings.csv     the head-to-head matrix (one row per strategy and opponent) and the ratings
     matrix.png, ratings.png     the heat map of score rates and the ratings with their intervals
+    report.html                 all of it on one page, with each pairing's decision times and report
 """
 
 from __future__ import annotations
 
 import json
+import shlex
 from dataclasses import asdict, dataclass, fields
 from itertools import combinations
 from pathlib import Path
 
 import pandas as pd
 
-from sim import games, report, seating, stats, tournament
+from sim import games, plots, report, seating, stats, tournament
 from sim.results import ResultsError, RunStore
 from sim.tournament import PLAN_FIELDS, Plan, PlanError, checked_settings
 
@@ -91,6 +93,7 @@ class LeagueResult:
     matrix: pd.DataFrame  # one row per strategy and opponent
     ratings: pd.DataFrame  # one row per strategy, best first
     prior_draws: float  # virtual draws the ratings needed per pairing (0: the plain maximum likelihood)
+    report: Path | None = None  # report.html
 
 
 def pairing_folder(folder: Path, pairing: tuple[int, int]) -> Path:
@@ -143,20 +146,91 @@ def run(
 
 def finish(league: League, folder: Path, anchor: str | None = None) -> LeagueResult:
     """The matrix and ratings of a league whose pairings are all played (their ``paired.csv`` written),
-    written into ``folder``."""
-    from sim import plots
-
+    written into ``folder`` with their plots and report.html."""
     anchor = league.players[0] if anchor is None else anchor
     if anchor not in league.players:
         raise PlanError(f"the anchor {anchor!r} is not one of the league's strategies")
-    paired = {pairing: _paired_row(pairing_folder(folder, pairing)) for pairing in league.pairing_plans()}
+    pairings = league.pairing_plans()
+    paired = {pairing: _paired_row(pairing_folder(folder, pairing)) for pairing in pairings}
     matrix = matrix_table(league, paired)
     ratings, prior_draws = rating_table(league, paired, league.players.index(anchor))
     store = RunStore(folder)
     store.write_table("matrix.csv", matrix)
     store.write_table("ratings.csv", ratings)
-    plots.draw_league_plots(folder, league, matrix, ratings, anchor)
-    return LeagueResult(league, matrix, ratings, prior_draws)
+    shape = league_shape(league, anchor)
+    plots.draw_league_plots(folder, shape, matrix, ratings)
+    where = [pairing_folder(folder, pairing) for pairing in pairings]
+    page = report.write_league_report(
+        folder,
+        shape,
+        command(league, folder, anchor),
+        settings(league, anchor),
+        ratings,
+        matrix,
+        prior_draws,
+        [
+            (plan.players[0], plan.players[1], str(path.relative_to(folder)))
+            for plan, path in zip(pairings.values(), where)
+        ],
+        [RunStore(path).read_table("timing.csv") for path in where],
+    )
+    return LeagueResult(league, matrix, ratings, prior_draws, page)
+
+
+def league_shape(league: League, anchor: str = "") -> plots.LeagueShape:
+    """What the league plays, as reports and plots name it."""
+    game = games.load(league.game)
+    return plots.LeagueShape(
+        game,
+        league.players,
+        league.rounds,
+        whole_games=league.games,
+        seatings=len(seating.league_seatings(game.teams, game.duplicate_seatings)),
+        anchor=anchor,
+        seed=league.seed,
+    )
+
+
+def command(league: League, folder: Path, anchor: str) -> str:
+    """A ``cardsim league`` command that plays ``league`` into ``folder``: run, it shows the league (or
+    resumes it)."""
+    words = ["cardsim", "league", "--game", league.game, "--players", ",".join(league.players)]
+    words += ["--rounds", str(league.rounds), "--seed", str(league.seed)] + ["--games"] * league.games
+    words += ["--engine", league.engine] if league.engine else []
+    words += ["--no-rounds"] * (not league.keep_rounds) + ["--anchor", anchor, "--out", str(folder)]
+    return shlex.join(words)
+
+
+def settings(league: League, anchor: str) -> list[tuple[str, str]]:
+    """The league's settings in words, one line each, as its report lists them."""
+    game = games.load(league.game)
+    unit = "games" if league.games else "deals"
+    seatings = seating.league_seatings(game.teams, game.duplicate_seatings)
+    return [
+        ("game", league.game),
+        ("strategies", ", ".join(league.players)),
+        (f"{unit} a pairing", f"{league.rounds:,}"),
+        ("seed", str(league.seed)),
+        ("seatings", f"{len(seatings)} a {unit[:-1]}: every fair lineup of the two, in the game's duplicate seatings"),
+        ("engine", league.engine or "the game's fastest"),
+        ("anchor", f"{anchor} (rated 0)"),
+        ("per-round rows", "kept" if league.keep_rounds else "not kept (--no-rounds)"),
+        ("league id", league.league_id),
+    ]
+
+
+def stored_anchor(league: League, folder: Path) -> str:
+    """The strategy a finished league was rated against: the one its ratings.csv holds at 0 with the
+    interval [0, 0]; the first strategy when there is no such file yet."""
+    if not (folder / "ratings.csv").exists():
+        return league.players[0]
+    ratings = RunStore(folder).read_table("ratings.csv")
+    try:
+        held = ratings.loc[(ratings["rating"] == 0) & (ratings["ci95_low"] == 0) & (ratings["ci95_high"] == 0)]
+        names = [name for name in held["strategy"] if name in league.players]
+    except (KeyError, TypeError):
+        names = []
+    return names[0] if names else league.players[0]
 
 
 def _paired_row(run_folder: Path) -> pd.Series:
@@ -202,68 +276,54 @@ def rating_table(league: League, paired: dict[tuple[int, int], pd.Series], ancho
     except ValueError:
         prior_draws = 1.0
         ratings = stats.paired_comparison_ratings(len(league.players), encounters, anchor, virtual_draws=prior_draws)
-    scored = {name: [0.0, 0] for name in league.players}  # score, comparisons
+    records = {name: [0, 0, 0] for name in league.players}  # comparisons won, drawn, lost
     for (i, j), pair in paired.items():
-        scored[league.players[i]][0] += pair["wins"] + pair["draws"] / 2
-        scored[league.players[j]][0] += pair["losses"] + pair["draws"] / 2
-        for index in (i, j):
-            scored[league.players[index]][1] += int(pair["deals"])
+        for index, won, lost in ((i, "wins", "losses"), (j, "losses", "wins")):
+            record = records[league.players[index]]
+            record[0] += int(pair[won])
+            record[1] += int(pair["draws"])
+            record[2] += int(pair[lost])
+    scores = [stats.score_interval(*records[name]) for name in league.players]
     table = pd.DataFrame(
         {
             "strategy": list(league.players),
             "rating": [rating.estimate for rating in ratings],
             "ci95_low": [rating.low for rating in ratings],
             "ci95_high": [rating.high for rating in ratings],
-            "comparisons": [scored[name][1] for name in league.players],
-            "score_rate": [scored[name][0] / scored[name][1] for name in league.players],
+            "comparisons": [sum(records[name]) for name in league.players],
+            "score_rate": [score.estimate for score in scores],
+            "score_ci95_low": [score.low for score in scores],
+            "score_ci95_high": [score.high for score in scores],
         }
     )
     return table.sort_values("rating", ascending=False, ignore_index=True), prior_draws
 
 
 def format_league(result: LeagueResult, anchor: str) -> str:
-    """The rating list and the matrix of score rates as terminal text."""
+    """The rating list and the matrix of score rates as terminal text, each table followed by what its
+    columns mean."""
     league = result.league
-    game = games.load(league.game)
-    unit = "games" if league.games else "deals"
-    seatings = len(seating.league_seatings(game.teams, game.duplicate_seatings))
-    pairings = len(league.players) * (len(league.players) - 1) // 2
+    shape = league_shape(league, anchor)
+    unit = shape.unit
     lines = [
-        f"{league.game} league: {len(league.players)} strategies, {pairings} "
-        f"pairings of {league.rounds:,} {unit}, each {one(unit)} in {seatings} seatings, seed {league.seed}",
+        f"{league.game} league: {len(league.players)} strategies, {shape.pairings} pairings of "
+        f"{league.rounds:,} {unit}s, each {unit} in {shape.seatings} seatings, seed {league.seed}",
         "",
-        f"Ratings (Elo, maximum likelihood over every {one(unit)}; {anchor} = 0):",
+        f"Ratings (Elo, maximum likelihood over every {unit}; {anchor} = 0), best first:",
+        *report.text_table(result.ratings, report.rating_columns(shape)),
     ]
-    ratings = result.ratings
-    lines.append(
-        pd.DataFrame(
-            {
-                "rank": range(1, len(ratings) + 1),
-                "strategy": ratings["strategy"],
-                "Elo": ratings["rating"].map("{:+.1f}".format),
-                "95% CI": [f"[{lo:+.1f}, {hi:+.1f}]" for lo, hi in zip(ratings["ci95_low"], ratings["ci95_high"])],
-                unit: ratings["comparisons"].map("{:,}".format),
-                "score": ratings["score_rate"].map("{:.1%}".format),
-            }
-        ).to_string(index=False)
-    )
     if result.prior_draws:
         lines.append(
-            f"(some strategy won or lost every {one(unit)} it played, which no finite rating fits: "
+            f"(some strategy won or lost every {unit} it played, which no finite rating fits: "
             f"{result.prior_draws:g} virtual draw per pairing added, BayesElo's prior)"
         )
-    order = list(ratings["strategy"])
+    order = list(result.ratings["strategy"])
     cells = result.matrix.pivot(index="strategy", columns="opponent", values="score_rate")
-    cells = cells.reindex(index=order, columns=order)
-    shown = cells.map(lambda rate: "" if rate != rate else f"{rate:.1%}")
+    shown = cells.reindex(index=order, columns=order).map(lambda rate: "" if rate != rate else report.percent(rate))
     lines += [
         "",
-        f"Head to head: the row's score against the column ({one(unit)}s won, draws half; matrix.csv has "
-        "intervals, Elo, LOS and points):",
+        f"Head to head: the row's score against the column ({unit}s won, draws half; matrix.csv and "
+        "report.html have the intervals, Elo, LOS and points):",
         shown.to_string(),
     ]
     return "\n".join(lines)
-
-
-def one(unit: str) -> str:
-    return unit.removesuffix("s")

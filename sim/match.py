@@ -25,7 +25,8 @@ from typing import Literal
 
 from sim import games, stats
 from sim.console import progress_bar
-from sim.report import merge
+from sim.report import elo as format_elo
+from sim.report import merge, record
 from sim.tournament import ChunkResult, Plan, PlanError, play_chunk, play_chunk_importing, registering_modules
 from sim.workers import in_order
 
@@ -216,9 +217,9 @@ def format_verdict(outcome: MatchOutcome) -> str:
             verdict,
             f"{outcome.a}'s advantage: {interval.estimate:+.3f} points per round, 95% CI "
             f"[{interval.low:+.3f}, {interval.high:+.3f}] (positive: {outcome.a} better)",
-            f"Deals won-drawn-lost by {outcome.a}: {outcome.wins}-{outcome.draws}-{outcome.losses}, "
+            f"Deals won-drawn-lost by {outcome.a}: {record(outcome.wins, outcome.draws, outcome.losses)}, "
             f"score {_percent(outcome.wins + outcome.draws / 2, outcome.deals)}, "
-            f"Elo {elo.estimate:+.1f} [{elo.low:+.1f}, {elo.high:+.1f}], LOS {outcome.los:.1%}",
+            f"Elo {format_elo(elo.estimate)} [{format_elo(elo.low)}, {format_elo(elo.high)}], LOS {outcome.los:.1%}",
             f"SPRT: H0 advantage <= {bounds.low:+g}, H1 >= {bounds.high:+g} {bounds.unit}, "
             f"alpha={outcome.alpha}, beta={outcome.beta}, "
             f"LLR {outcome.llr:+.2f}, bounds [{outcome.llr_bounds[0]:.2f}, {outcome.llr_bounds[1]:.2f}]",

@@ -1,29 +1,50 @@
-"""A run's tables: the chunks' aggregates merged into the summary, paired and timing tables, and
-those tables as terminal text (``sim.plots`` draws their PNGs)."""
+"""A run's tables and its report: the chunks' aggregates merged into the summary, paired and timing
+tables; those tables as terminal text; and ``report.html``, one page a browser opens from the disk
+with the command, the settings, every table and every plot of a run or of a league.
+
+Reports take tables (data frames of what the CSV files hold) and plain descriptions of what was
+played (``sim.plots.RunShape``, ``LeagueShape``), never the objects that produced them: the
+pipeline's arrows run league -> tournament -> report -> plots.
+
+A table is shown through its ``Column``s: a header of one phrase, the CSV columns it shows, how they
+are written and a line that explains it, printed under the table. The terminal and the page show the
+same columns; on the page every cell names the CSV file, row and columns its numbers come from
+(``data-csv``, ``data-row``, ``data-columns``), so a test can check each number against its file.
+"""
 
 from __future__ import annotations
 
+import html
 import json
 import math
-from typing import TYPE_CHECKING, Any
+import textwrap
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
-from sim import games, stats
+from sim import plots, stats
+from sim.files import atomic_write_bytes
+from sim.plots import LeagueShape, RunShape
 from sim.timing import percentile_seconds
 
-if TYPE_CHECKING:
-    from sim.tournament import Plan
+REPORT = "report.html"
+TEXT_WIDTH = 100  # the width of the explanations printed under a terminal table
+
+
+# --------------------------------------------------------------------------- tables
 
 
 def tables(
-    plan: Plan, aggregates: list[dict[str, Any]]
+    shape: RunShape, aggregates: list[dict[str, Any]]
 ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, dict[str, Any]]:
     """The summary, paired and timing tables of chunk ``aggregates``, and the results merged (without
     the times, which differ from run to run and are kept apart from the results, which do not)."""
     merged = merge(aggregates)
-    timing = timing_table(plan, merged.pop("timing"))
-    return summary_table(plan, merged), paired_table(plan, merged), timing, merged
+    timing = timing_table(shape, merged.pop("timing"))
+    return summary_table(shape, merged), paired_table(shape, merged), timing, merged
 
 
 def merge(aggregates: list[dict[str, Any]]) -> dict[str, Any]:
@@ -49,24 +70,32 @@ def _copy(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
 
-def summary_table(plan: Plan, merged: dict[str, Any]) -> pd.DataFrame:
+def histograms(merged: dict[str, Any]) -> dict[str, list[int]]:
+    """Each strategy's count of results at each score (0, 1, 2, ...), from merged aggregates."""
+    return {name: entry["histogram"] for name, entry in merged["strategies"].items()}
+
+
+def summary_table(shape: RunShape, merged: dict[str, Any]) -> pd.DataFrame:
     """One row per strategy: rounds, mean points with a 95% interval, the share of its rounds (games)
-    with the table's best result (fewest points, or most where more is better), and in game mode
-    its games won, drawn and lost."""
+    with the table's best result (fewest points, or most where more is better) with its Wilson
+    interval, and in game mode its games won, drawn and lost with the rates' Wilson intervals."""
     rows = []
-    for name in plan.strategy_names:
+    for name in shape.strategy_names:
         entry = merged["strategies"][name]
         interval = stats.mean_interval_from_moments(entry["n"], entry["sum"], entry["sum_sq"])
+        best = stats.wilson_interval(entry["best"], entry["n"])
         row = {
             "strategy": name,
-            "seats": plan.players.count(name),
-            "rounds": entry["game_rounds"] if plan.games else entry["n"],
+            "seats": shape.players.count(name),
+            "rounds": entry["game_rounds"] if shape.whole_games else entry["n"],
             "mean_points": interval.estimate,
             "ci95_low": interval.low,
             "ci95_high": interval.high,
-            "best_share": entry["best"] / entry["n"],
+            "best_share": best.estimate,
+            "best_ci95_low": best.low,
+            "best_ci95_high": best.high,
         }
-        if plan.games:
+        if shape.whole_games:
             # The win rate counts a shared win (a draw) as won, as the specs do for ties; the score
             # rate counts it half, as chess-engine testers do.
             wins = stats.wilson_interval(entry["wins"] + entry["draws"], entry["games"])
@@ -109,13 +138,17 @@ PAIRED_COLUMNS = (
 )
 
 
-def paired_table(plan: Plan, merged: dict[str, Any]) -> pd.DataFrame:
-    """Per pair of strategies: the mean per-deal difference a - b with its interval and the variance
-    pairing removed, and the deals (or games) a won, drew and lost against b as chess-engine testers
-    read them: score rate, Elo difference with its interval, and the likelihood that a is stronger."""
+def paired_table(shape: RunShape, merged: dict[str, Any]) -> pd.DataFrame:
+    """Per pair of strategies that met on opposing sides: the mean per-deal difference a - b with its
+    interval and the variance pairing removed, and the deals (or games) a won, drew and lost against
+    b as chess-engine testers read them: score rate, Elo difference with their intervals, and the
+    likelihood that a is stronger. Two strategies that are partners in every seating share their
+    points deal by deal: there is nothing to compare, and they have no row."""
     rows = []
     for key, pair in merged["pairs"].items():
         a, b = key.split("\t")
+        if not shape.opposed(a, b):
+            continue
         diff = pair["diff"]
         interval = stats.mean_interval_from_moments(diff["n"], diff["sum"], diff["sum_sq"])
         rows.append(
@@ -133,9 +166,16 @@ def paired_table(plan: Plan, merged: dict[str, Any]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=list(PAIRED_COLUMNS))
 
 
+def partners(shape: RunShape) -> list[tuple[str, str]]:
+    """The pairs of strategies that are partners in every seating (and so are never compared)."""
+    names = shape.strategy_names
+    return [(a, b) for i, a in enumerate(names) for b in names[i + 1 :] if not shape.opposed(a, b)]
+
+
 def outcome_columns(wins: int, draws: int, losses: int) -> dict[str, float]:
     """A won-drawn-lost record as chess-engine testers read it: the counts, the score rate and the
-    Elo difference with their 95% intervals, and the likelihood of superiority."""
+    Elo difference with their 95% intervals (Wilson's for the score, and the Elo of its bounds), and
+    the likelihood of superiority."""
     score, elo = stats.score_interval(wins, draws, losses), stats.elo_interval(wins, draws, losses)
     return {
         "wins": wins,
@@ -151,10 +191,10 @@ def outcome_columns(wins: int, draws: int, losses: int) -> dict[str, float]:
     }
 
 
-def timing_table(plan: Plan, timing: dict[str, Any]) -> pd.DataFrame:
+def timing_table(shape: RunShape, timing: dict[str, Any]) -> pd.DataFrame:
     """Per strategy: the decisions it made and the time it took over one, mean and 99th percentile."""
     rows = []
-    for name in plan.strategy_names:
+    for name in shape.strategy_names:
         entry = timing[name]
         decisions = entry["decisions"]
         rows.append(
@@ -183,134 +223,44 @@ def _variance_reduction(pair: dict[str, dict[str, float]]) -> float:
     return unpaired / paired if paired > 0 else math.nan
 
 
-def format_summary(plan, summary: pd.DataFrame, paired: pd.DataFrame, timing: pd.DataFrame | None = None) -> str:
-    """The summary table, for duplicate runs the paired comparisons, and the decision times, as
-    terminal text."""
-    game = games.load(plan.game)
-    unit = "games" if plan.games else "deals"
-    one_unit = "game" if plan.games else "deal"
-    num_seatings = len(plan.seatings(game))
-    played = (
-        f"each in {num_seatings} duplicate seatings ({plan.rounds * num_seatings:,} played)"
-        if plan.duplicate
-        else "fixed seats"
-    )
-    lines = [f"{plan.game}: {plan.rounds:,} {unit}, {played}, {plan.engine} engine, seed {plan.seed}", ""]
-    table = pd.DataFrame(
-        {
-            "strategy": summary["strategy"],
-            "seats": summary["seats"],
-            "rounds": summary["rounds"].map("{:,}".format),
-            "mean points": summary["mean_points"].map("{:.3f}".format),
-            "95% CI": [f"[{low:.3f}, {high:.3f}]" for low, high in zip(summary["ci95_low"], summary["ci95_high"])],
-            # Share of rounds with the table's best score: fewest points, or most where more is better.
-            "fewest" if game.lower_is_better else "most": summary["best_share"].map("{:.1%}".format),
-        }
-    )
-    if plan.games:
-        table["games"] = summary["games"].map("{:,}".format)
-        table["W-D-L"] = [f"{w}-{d}-{lost}" for w, d, lost in zip(summary["wins"], summary["draws"], summary["losses"])]
-        table["score"] = summary["score_rate"].map("{:.1%}".format)
-        table["win rate"] = summary["win_rate"].map("{:.1%}".format)
-        table["win 95% CI"] = [
-            f"[{lo:.1%}, {hi:.1%}]" for lo, hi in zip(summary["win_ci95_low"], summary["win_ci95_high"])
-        ]
-        table["mean length"] = summary["mean_game_length"].map("{:.2f}".format)
-    lines.append(table.to_string(index=False))
-    counted = "rounds and games" if plan.games else "rounds"
-    lines.append(
-        f"({counted}: the results a strategy's figures rest on, one per {one_unit}, seating and "
-        + ("partnership it plays in" if has_partnerships(game) else "seat it holds")
-        + "; mean points are "
-        + ("points per round over whole games" if plan.games else "points per round")
-        + ")"
-    )
-    if plan.games:
-        lines.append(
-            "(W-D-L: games won, shared with another side (drawn), lost; score counts a draw half, "
-            "win rate counts it won)"
-        )
-    if has_partnerships(game):
-        lines.append(f"(partners share their points: each {one_unit} counts once per partnership)")
-    if plan.duplicate and len(paired):
-        lines += ["", *paired_lines(game, paired, unit)]
-    if timing is not None and len(timing):
-        lines += ["", *timing_lines(timing)]
-    return "\n".join(lines)
+# --------------------------------------------------------------------------- how numbers are written
 
 
-def paired_lines(game: games.Game, paired: pd.DataFrame, unit: str) -> list[str]:
-    """The paired comparisons: points per deal (or game), and the deals won, drawn and lost with the
-    score, Elo difference and LOS as chess-engine testers print them."""
-    one_unit = unit.removesuffix("s")
-    better = "negative: a scores fewer points" if game.lower_is_better else "positive: a scores more"
-    points = pd.DataFrame(
-        {
-            "a": paired["strategy_a"],
-            "b": paired["strategy_b"],
-            unit: paired["deals"].map("{:,}".format),
-            "mean diff": paired["mean_diff"].map("{:+.3f}".format),
-            "95% CI": [f"[{lo:+.3f}, {hi:+.3f}]" for lo, hi in zip(paired["ci95_low"], paired["ci95_high"])],
-            "pairing gain": paired["variance_reduction"].map(_pairing_gain),
-        }
-    )
-    outcomes = pd.DataFrame(
-        {
-            "a": paired["strategy_a"],
-            "b": paired["strategy_b"],
-            "W-D-L": [f"{w}-{d}-{lost}" for w, d, lost in zip(paired["wins"], paired["draws"], paired["losses"])],
-            "score": paired["score_rate"].map("{:.1%}".format),
-            "Elo": paired["elo"].map(_elo),
-            "Elo 95% CI": [
-                f"[{_elo(lo)}, {_elo(hi)}]" for lo, hi in zip(paired["elo_ci95_low"], paired["elo_ci95_high"])
-            ],
-            "LOS": paired["los"].map("{:.1%}".format),
-        }
-    )
-    return [
-        f"Paired per-{one_unit} differences in points (a - b; {better}, which is better):",
-        points.to_string(index=False),
-        f"(pairing gain: the variance of a and b apart over the variance of a - b; above x1 pairing "
-        f"helped, an unpaired comparison would need that many times more {unit}; below x1 it hurt)",
-        "",
-        f"{one_unit.capitalize()} by {one_unit}, a against b (all seatings of a {one_unit} together; "
-        + (
-            "the game scores decide"
-            if unit == "games"
-            else "fewer points win"
-            if game.lower_is_better
-            else "more points win"
-        )
-        + "):",
-        outcomes.to_string(index=False),
-        f"(W-D-L: {unit} a won, drew, lost against b; score counts a draw half; Elo from the score; "
-        "LOS: the likelihood that a is the stronger)",
-    ]
+def whole(value: float) -> str:
+    """A count with thousands separators: 12,345."""
+    return "-" if _missing(value) else f"{int(value):,}"
 
 
-def timing_lines(timing: pd.DataFrame) -> list[str]:
-    """Each strategy's decisions and the time it took over one, mean and 99th percentile."""
-    table = pd.DataFrame(
-        {
-            "strategy": timing["strategy"],
-            "decisions": timing["decisions"].map("{:,}".format),
-            "mean": timing["mean_seconds"].map(format_seconds),
-            "99th percentile": timing["p99_seconds"].map(format_seconds),
-            "total": timing["seconds"].map("{:.1f} s".format),
-        }
-    )
-    lines = [
-        "Decision time per strategy (a batched call's time shared among its decisions):",
-        table.to_string(index=False),
-    ]
-    if (timing["decisions"] == 0).any():
-        lines.append("(0 decisions: a compiled policy, which decides inside the fast engine and is not timed there)")
-    return lines
+def fixed(value: float, digits: int = 3, signed: bool = False) -> str:
+    """A number to ``digits`` decimals (with its sign when ``signed``); infinities as ∞."""
+    if _missing(value):
+        return "-"
+    if math.isinf(value):
+        return ("+∞" if signed else "∞") if value > 0 else "-∞"
+    return f"{value:+.{digits}f}" if signed else f"{value:.{digits}f}"
+
+
+def percent(value: float, digits: int = 1) -> str:
+    return "-" if _missing(value) else f"{value:.{digits}%}"
+
+
+def elo(value: float) -> str:
+    """An Elo difference, signed, to a tenth; an infinite one (a clean sweep) as +∞ or -∞."""
+    return fixed(value, 1, signed=True)
+
+
+def interval(low: float, high: float, show: Callable[[float], str]) -> str:
+    return "-" if _missing(low) and _missing(high) else f"[{show(low)}, {show(high)}]"
+
+
+def record(wins: int, draws: int, losses: int) -> str:
+    """A won-drawn-lost record with thousands separators: 1,204-38-758."""
+    return f"{int(wins):,}-{int(draws):,}-{int(losses):,}"
 
 
 def format_seconds(seconds: float) -> str:
     """A decision's time in the unit that reads best: µs, ms or s."""
-    if seconds != seconds:  # nan: no decisions
+    if _missing(seconds):  # no decisions
         return "-"
     if seconds < 1e-3:
         return f"{seconds * 1e6:.1f} µs"
@@ -319,16 +269,558 @@ def format_seconds(seconds: float) -> str:
     return f"{seconds:.2f} s"
 
 
-def _elo(value: float) -> str:
-    return f"{value:+.1f}" if abs(value) != float("inf") else ("+inf" if value > 0 else "-inf")
-
-
 def _pairing_gain(ratio: float) -> str:
-    if ratio != ratio:
+    if _missing(ratio):
         return "-"
     return f"x{ratio:.1f}" + (" (hurt)" if ratio < 1 else "")
 
 
-def has_partnerships(game: games.Game) -> bool:
-    """Whether some seats of ``game`` play as one team (and so count once)."""
-    return len(set(game.teams)) < game.num_seats
+def _missing(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+# --------------------------------------------------------------------------- columns
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of a shown table: its header (one phrase), the CSV columns it shows, how it writes
+    their values, and what it means (printed under the table)."""
+
+    header: str
+    sources: tuple[str, ...]
+    show: Callable[..., str]
+    explain: str
+    name: bool = False  # a name: left-aligned, and on the page text, not a number
+
+
+def _named(header: str, source: str, explain: str) -> Column:
+    return Column(header, (source,), str, explain, name=True)
+
+
+def _units(shape: RunShape) -> tuple[str, str]:
+    return (shape.unit + "s", shape.unit)
+
+
+def summary_columns(shape: RunShape) -> list[Column]:
+    """The summary's points: mean points and the share of rounds with the table's best result."""
+    counted = "partnership it plays in" if shape.game.has_partnerships else "seat it holds"
+    best = "fewest" if shape.game.lower_is_better else "most"
+    owner = "games" if shape.whole_games else "rounds"
+    rounds = (
+        f"the rounds of its games, over every seating and {counted}"
+        if shape.whole_games
+        else f"the results its figures rest on, one per deal, seating and {counted}"
+    )
+    return [
+        _named("strategy", "strategy", "the strategy as the lineup names it"),
+        Column("seats", ("seats",), whole, "the seats it holds in the lineup"),
+        Column("rounds", ("rounds",), whole, rounds),
+        Column(
+            "mean points",
+            ("mean_points",),
+            fixed,
+            f"its {shape.mean_points} ({shape.better})",
+        ),
+        Column(
+            "95% CI",
+            ("ci95_low", "ci95_high"),
+            lambda low, high: interval(low, high, fixed),
+            "the mean's 95% confidence interval (normal approximation)",
+        ),
+        Column(
+            f"{best}-points share",
+            ("best_share",),
+            percent,
+            f"the share of its {owner} with the table's {best} points, ties counting for everyone tied",
+        ),
+        Column(
+            "share 95% CI",
+            ("best_ci95_low", "best_ci95_high"),
+            lambda low, high: interval(low, high, percent),
+            "that share's 95% Wilson interval",
+        ),
+    ]
+
+
+def outcome_summary_columns(shape: RunShape) -> list[Column]:
+    """The summary's whole games: won, drawn, lost, and the rates with their intervals."""
+    counted = "partnership it plays in" if shape.game.has_partnerships else "seat it holds"
+    return [
+        _named("strategy", "strategy", "the strategy as the lineup names it"),
+        Column("games", ("games",), whole, f"the games it counts in: one per game, seating and {counted}"),
+        Column(
+            "W-D-L",
+            ("wins", "draws", "losses"),
+            record,
+            "games won, drawn (the win shared with another side) and lost",
+        ),
+        Column("score", ("score_rate",), percent, "the score rate: wins and half the draws, over the games"),
+        Column(
+            "score 95% CI",
+            ("score_ci95_low", "score_ci95_high"),
+            lambda low, high: interval(low, high, percent),
+            "its 95% Wilson interval (a draw counting half a win)",
+        ),
+        Column("win rate", ("win_rate",), percent, "games won, a shared win counting as won (as the specs count ties)"),
+        Column(
+            "win-rate 95% CI",
+            ("win_ci95_low", "win_ci95_high"),
+            lambda low, high: interval(low, high, percent),
+            "its 95% Wilson interval",
+        ),
+        Column(
+            "mean length",
+            ("mean_game_length",),
+            lambda value: fixed(value, 2),
+            "rounds (hands) a game lasted, on average",
+        ),
+    ]
+
+
+def paired_points_columns(shape: RunShape) -> list[Column]:
+    unit, one = _units(shape)
+    better = (
+        "negative: a scores fewer points, which is better"
+        if shape.game.lower_is_better
+        else ("positive: a scores more points, which is better")
+    )
+    return [
+        _named("a", "strategy_a", "the first strategy of the pair"),
+        _named("b", "strategy_b", "the second"),
+        Column(unit, ("deals",), whole, f"the {unit} compared, each over all its seatings"),
+        Column(
+            "mean difference",
+            ("mean_diff",),
+            lambda value: fixed(value, 3, signed=True),
+            f"a's points per round minus b's, {one} by {one} ({better})",
+        ),
+        Column(
+            "95% CI",
+            ("ci95_low", "ci95_high"),
+            lambda low, high: interval(low, high, lambda value: fixed(value, 3, signed=True)),
+            "the difference's 95% confidence interval (normal approximation)",
+        ),
+        Column(
+            "pairing gain",
+            ("variance_reduction",),
+            _pairing_gain,
+            f"the variance of a and b apart over the variance of a - b: above x1 pairing helped (an unpaired "
+            f"comparison would need that many times more {unit}), below x1 it hurt",
+        ),
+    ]
+
+
+def paired_outcome_columns(shape: RunShape) -> list[Column]:
+    unit, one = _units(shape)
+    return [
+        _named("a", "strategy_a", "the first strategy of the pair"),
+        _named("b", "strategy_b", "the second"),
+        Column("W-D-L", ("wins", "draws", "losses"), record, f"{unit} a won, drew and lost against b"),
+        Column("score", ("score_rate",), percent, f"a's score rate: {unit} won and half the drawn"),
+        Column(
+            "score 95% CI",
+            ("score_ci95_low", "score_ci95_high"),
+            lambda low, high: interval(low, high, percent),
+            "its 95% Wilson interval (a draw counting half a win): never zero wide, 100% included",
+        ),
+        Column("Elo", ("elo",), elo, "the Elo difference the score implies, 400·log10(s/(1 - s)); ∞ for a sweep"),
+        Column(
+            "Elo 95% CI",
+            ("elo_ci95_low", "elo_ci95_high"),
+            lambda low, high: interval(low, high, elo),
+            "the Elo of the score interval's ends (∞ where the score's end is 100%)",
+        ),
+        Column("LOS", ("los",), percent, "the likelihood that a is the stronger, Φ((W - L)/√(W + L))"),
+    ]
+
+
+def timing_columns() -> list[Column]:
+    return [
+        _named("strategy", "strategy", "the strategy"),
+        Column("decisions", ("decisions",), whole, "the decisions it was asked for in Python and timed"),
+        Column(
+            "mean time",
+            ("mean_seconds",),
+            format_seconds,
+            "the time a decision took, on average (a batched call's time shared among its decisions)",
+        ),
+        Column("99th percentile", ("p99_seconds",), format_seconds, "99% of decisions took at most this long"),
+        Column("total time", ("seconds",), lambda value: fixed(value, 1) + " s", "all its decisions together"),
+    ]
+
+
+def rating_columns(shape: LeagueShape) -> list[Column]:
+    unit = shape.unit + "s"
+    return [
+        _named("strategy", "strategy", "best first"),
+        Column("Elo", ("rating",), elo, f"its rating, {shape.anchor or 'the anchor'} = 0 (maximum likelihood)"),
+        Column(
+            "95% CI",
+            ("ci95_low", "ci95_high"),
+            lambda low, high: interval(low, high, elo),
+            "the rating's 95% interval, from the likelihood's curvature",
+        ),
+        Column(unit, ("comparisons",), whole, f"the {unit} it played over all its pairings"),
+        Column("score", ("score_rate",), percent, f"its score over them: {unit} won and half the drawn"),
+        Column(
+            "score 95% CI",
+            ("score_ci95_low", "score_ci95_high"),
+            lambda low, high: interval(low, high, percent),
+            "the score's 95% Wilson interval",
+        ),
+    ]
+
+
+def matrix_columns(shape: LeagueShape) -> list[Column]:
+    unit = shape.unit + "s"
+    better = "fewer points are better" if shape.game.lower_is_better else "more points are better"
+    return [
+        _named("strategy", "strategy", "the row's strategy"),
+        _named("opponent", "opponent", "the strategy it met"),
+        Column(unit, ("deals",), whole, f"the {unit} of their pairing, each over all its seatings"),
+        Column("W-D-L", ("wins", "draws", "losses"), record, f"{unit} it won, drew and lost against the opponent"),
+        Column("score", ("score_rate",), percent, "its score rate: won and half the drawn"),
+        Column(
+            "score 95% CI",
+            ("score_ci95_low", "score_ci95_high"),
+            lambda low, high: interval(low, high, percent),
+            "its 95% Wilson interval",
+        ),
+        Column("Elo", ("elo",), elo, "the Elo difference the score implies; ∞ for a sweep"),
+        Column(
+            "Elo 95% CI", ("elo_ci95_low", "elo_ci95_high"), lambda low, high: interval(low, high, elo), "its interval"
+        ),
+        Column("LOS", ("los",), percent, "the likelihood that it is the stronger"),
+        Column(
+            "mean difference",
+            ("mean_diff",),
+            lambda value: fixed(value, 3, signed=True),
+            f"its points per round minus the opponent's ({better})",
+        ),
+        Column(
+            "difference 95% CI",
+            ("diff_ci95_low", "diff_ci95_high"),
+            lambda low, high: interval(low, high, lambda value: fixed(value, 3, signed=True)),
+            "the difference's 95% confidence interval",
+        ),
+    ]
+
+
+def cells(table: pd.DataFrame, columns: Sequence[Column]) -> list[list[str]]:
+    """Each row of ``table`` written through ``columns``."""
+    return [
+        [column.show(*(row[source] for source in column.sources)) for column in columns] for _, row in table.iterrows()
+    ]
+
+
+# --------------------------------------------------------------------------- terminal text
+
+
+def text_table(table: pd.DataFrame, columns: Sequence[Column]) -> list[str]:
+    """``table`` through ``columns`` as terminal lines: two spaces between columns and each header
+    underlined on its own (a header of two words is one column), then what each column means."""
+    rows = cells(table, columns)
+    widths = [max(len(column.header), *(len(row[index]) for row in rows)) for index, column in enumerate(columns)]
+
+    def line(texts: Sequence[str]) -> str:
+        placed = [
+            text.ljust(width) if column.name else text.rjust(width)
+            for text, width, column in zip(texts, widths, columns)
+        ]
+        return "  ".join(placed).rstrip()
+
+    lines = [line([column.header for column in columns]), "  ".join("─" * width for width in widths)]
+    lines += [line(row) for row in rows]
+    explained = "; ".join(f"{column.header}: {column.explain}" for column in columns if column.explain)
+    lines += textwrap.wrap(f"({explained})", TEXT_WIDTH)
+    return lines
+
+
+def run_headline(shape: RunShape) -> str:
+    unit = shape.unit + "s"
+    played = (
+        f"each in {len(shape.seatings)} duplicate seatings ({shape.rounds * len(shape.seatings):,} played)"
+        if shape.duplicate
+        else "fixed seats"
+    )
+    return f"{shape.game.name}: {shape.rounds:,} {unit}, {played}, {shape.engine} engine, seed {shape.seed}"
+
+
+def format_summary(
+    shape: RunShape, summary: pd.DataFrame, paired: pd.DataFrame, timing: pd.DataFrame | None = None
+) -> str:
+    """The summary tables, for duplicate runs the paired comparisons, and the decision times, as
+    terminal text, each table followed by what its columns mean."""
+    unit, one = _units(shape)
+    lines = [run_headline(shape), "", *text_table(summary, summary_columns(shape))]
+    if shape.whole_games:
+        lines += ["", *text_table(summary, outcome_summary_columns(shape))]
+    if shape.game.has_partnerships:
+        lines.append(f"(partners share their points: each {one} counts once per partnership)")
+    if shape.duplicate and len(paired):
+        decided = (
+            "the game scores decide"
+            if shape.whole_games
+            else "fewer points win"
+            if shape.game.lower_is_better
+            else "more points win"
+        )
+        lines += [
+            "",
+            f"Paired per-{one} differences in points, a - b:",
+            *text_table(paired, paired_points_columns(shape)),
+            "",
+            f"{one.capitalize()} by {one}, a against b (all seatings of a {one} together; {decided}):",
+            *text_table(paired, paired_outcome_columns(shape)),
+        ]
+    for a, b in partners(shape):
+        lines.append(f"({a} and {b} are partners in every seating: they share their points, so are not compared)")
+    if timing is not None and len(timing):
+        lines += ["", "Decision time per strategy:", *text_table(timing, timing_columns())]
+        if (timing["decisions"] == 0).any():
+            lines.append(
+                "(0 decisions: a compiled policy, which decides inside the fast engine and is not timed there)"
+            )
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- report.html
+
+
+STYLE = """
+body { font: 15px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 72em; padding: 0 1em; color: #1b1b1b; }
+h1 { font-size: 1.6em; margin-bottom: 0.2em; } h2 { margin-top: 1.8em; border-bottom: 1px solid #ccc; }
+.lead { color: #555; margin-top: 0; }
+pre { background: #f4f4f4; padding: 0.7em 1em; overflow-x: auto; white-space: pre-wrap; }
+table { border-collapse: collapse; margin: 0.6em 0; }
+th, td { padding: 0.25em 0.7em; border-bottom: 1px solid #e2e2e2; text-align: right; white-space: nowrap; }
+th { background: #f4f4f4; } th.name, td.name { text-align: left; }
+td.name { white-space: normal; overflow-wrap: anywhere; max-width: 24em; }
+.scroll { overflow-x: auto; }
+dl.columns { font-size: 0.9em; color: #444; display: grid; grid-template-columns: max-content auto; gap: 0.1em 1em; }
+dl.columns dt { font-weight: 600; } dl.columns dd { margin: 0; }
+dl.settings { display: grid; grid-template-columns: max-content auto; gap: 0.2em 1.2em; }
+dl.settings dt { color: #555; } dl.settings dd { margin: 0; }
+figure { margin: 1.2em 0; } figure img { max-width: 100%; border: 1px solid #e2e2e2; }
+figcaption { color: #555; font-size: 0.9em; }
+.note { color: #555; }
+"""
+
+
+def _escape(text: object) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def html_table(table: pd.DataFrame, columns: Sequence[Column], csv: str, explained: bool = True) -> str:
+    """``table`` (as the file ``csv`` holds it, relative to the page) through ``columns``, each cell
+    naming its row and columns of ``csv``, with the columns explained under it (unless not
+    ``explained``: a table like one explained above)."""
+    head = "".join(
+        f'<th class="{"name" if column.name else "number"}">{_escape(column.header)}</th>' for column in columns
+    )
+    body = []
+    for index, texts in enumerate(cells(table, columns)):
+        row = "".join(
+            f'<td class="{"name" if column.name else "number"}" data-row="{index}" '
+            f'data-columns="{" ".join(column.sources)}">{_escape(text)}</td>'
+            for text, column in zip(texts, columns)
+        )
+        body.append(f"<tr>{row}</tr>")
+    legend = "".join(f"<dt>{_escape(column.header)}</dt><dd>{_escape(column.explain)}</dd>" for column in columns)
+    return (
+        f'<div class="scroll"><table data-csv="{_escape(csv)}"><thead><tr>{head}</tr></thead>'
+        f"<tbody>{''.join(body)}</tbody></table></div>" + (f'<dl class="columns">{legend}</dl>' if explained else "")
+    )
+
+
+def _settings_list(settings: Sequence[tuple[str, str]]) -> str:
+    items = "".join(f"<dt>{_escape(key)}</dt><dd>{_escape(value)}</dd>" for key, value in settings)
+    return f'<dl class="settings">{items}</dl>'
+
+
+def _figures(folder: Path, captions: Sequence[tuple[str, str]]) -> str:
+    """The plots that exist in ``folder``, by file name (relative: the page opens from the folder)."""
+    shown = [
+        f'<figure><img src="{_escape(name)}" alt="{_escape(caption)}"><figcaption>{_escape(caption)} '
+        f'(<a href="{_escape(name)}">{_escape(name)}</a>)</figcaption></figure>'
+        for name, caption in captions
+        if (folder / name).is_file()
+    ]
+    return "".join(shown)
+
+
+def _page(title: str, lead: str, sections: Sequence[tuple[str, str]]) -> str:
+    parts = "".join(f"<h2>{_escape(heading)}</h2>{body}" for heading, body in sections)
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f'<meta name="viewport" content="width=device-width, initial-scale=1"><title>{_escape(title)}</title>'
+        f"<style>{STYLE}</style></head><body><h1>{_escape(title)}</h1>"
+        f'<p class="lead">{_escape(lead)}</p>{parts}</body></html>\n'
+    )
+
+
+PLOT_CAPTIONS = {
+    plots.MEAN_POINTS: "Each strategy's mean points with its 95% interval, best first.",
+    plots.POINTS_DISTRIBUTION: "How each strategy's points are spread.",
+    plots.WIN_RATE: "Each strategy's share of games won, beside the fair share of a game.",
+    plots.PAIRED_DIFFERENCES: "The paired differences, deal by deal, with their 95% intervals.",
+    plots.RATINGS: "The rating list, best on top.",
+    plots.MATRIX: "Head to head: the row's score against the column, with its 95% Wilson interval.",
+}
+
+
+def write_run_report(
+    folder: Path,
+    shape: RunShape,
+    command: str,
+    settings: Sequence[tuple[str, str]],
+    summary: pd.DataFrame,
+    paired: pd.DataFrame,
+    timing: pd.DataFrame,
+) -> Path:
+    """Write ``report.html`` into the run's ``folder``, beside the CSV files and plots it shows: the
+    command that plays the run, its settings, the summary, paired and timing tables (as the folder's
+    ``summary.csv``, ``paired.csv`` and ``timing.csv`` hold them) and every plot. Returns its path."""
+    unit, one = _units(shape)
+    sections = [
+        (
+            "Command",
+            f"<pre><code>{_escape(command)}</code></pre>"
+            '<p class="note">The run id is a hash of these settings: run again, the command shows this run '
+            "(or resumes it, if it was interrupted).</p>",
+        ),
+        ("Settings", _settings_list(settings)),
+        ("Summary", html_table(summary, summary_columns(shape), "summary.csv")),
+    ]
+    if shape.whole_games:
+        sections.append(("Whole games", html_table(summary, outcome_summary_columns(shape), "summary.csv")))
+    notes = [
+        f"{a} and {b} are partners in every seating: they share their points, so are not compared."
+        for a, b in partners(shape)
+    ]
+    if shape.game.has_partnerships:
+        notes.insert(0, f"Partners share their points: each {one} counts once per partnership.")
+    if notes:
+        sections.append(("Partners", "".join(f'<p class="note">{_escape(note)}</p>' for note in notes)))
+    if shape.duplicate and len(paired):
+        sections += [
+            (f"Paired differences, {one} by {one}", html_table(paired, paired_points_columns(shape), "paired.csv")),
+            (
+                f"{unit.capitalize()} won, drawn and lost, a against b",
+                html_table(paired, paired_outcome_columns(shape), "paired.csv"),
+            ),
+        ]
+    sections.append(("Plots", _figures(folder, [(name, PLOT_CAPTIONS[name]) for name in plots.PLOTS])))
+    timing_note = (
+        '<p class="note">0 decisions: a compiled policy, which decides inside the fast engine and is not timed '
+        "there.</p>"
+        if (timing["decisions"] == 0).any()
+        else ""
+    )
+    sections.append(("Decision time", html_table(timing, timing_columns(), "timing.csv") + timing_note))
+    sections.append(
+        (
+            "Files",
+            _files_note(
+                folder, ("config.json", "summary.csv", "paired.csv", "timing.csv", "aggregates.json", "chunks/")
+            ),
+        )
+    )
+    page = _page(f"cardsim · {shape.size}", run_headline(shape), sections)
+    path = folder / REPORT
+    atomic_write_bytes(path, page.encode())
+    return path
+
+
+def write_league_report(
+    folder: Path,
+    shape: LeagueShape,
+    command: str,
+    settings: Sequence[tuple[str, str]],
+    ratings: pd.DataFrame,
+    matrix: pd.DataFrame,
+    prior_draws: float,
+    pairings: Sequence[tuple[str, str, str]],
+    timings: Sequence[pd.DataFrame],
+) -> Path:
+    """Write ``report.html`` into a league's ``folder``: the command, the settings, the ratings and
+    the matrix (as ``ratings.csv`` and ``matrix.csv`` hold them), their plots, and per pairing
+    (``pairings``: the two strategies and the pairing's folder, relative to ``folder``) a link to its
+    own report and its decision times (``timings``: each pairing's ``timing.csv``). Returns its path."""
+    unit = shape.unit + "s"
+    prior = (
+        f'<p class="note">Some strategy won or lost every {shape.unit} it played, which no finite rating fits: '
+        f"{prior_draws:g} virtual draw per pairing added (BayesElo's prior).</p>"
+        if prior_draws
+        else ""
+    )
+    order = list(ratings["strategy"])
+    sections = [
+        (
+            "Command",
+            f"<pre><code>{_escape(command)}</code></pre>"
+            '<p class="note">Run again, the command shows this league (or resumes it, if it was interrupted).</p>',
+        ),
+        ("Settings", _settings_list(settings)),
+        ("Ratings", html_table(ratings, rating_columns(shape), "ratings.csv") + prior),
+        ("Head to head", _score_grid(matrix, order, shape) + html_table(matrix, matrix_columns(shape), "matrix.csv")),
+        (
+            "Plots",
+            _figures(
+                folder, [(plots.RATINGS, PLOT_CAPTIONS[plots.RATINGS]), (plots.MATRIX, PLOT_CAPTIONS[plots.MATRIX])]
+            ),
+        ),
+        ("Pairings and decision time", _pairings(pairings, timings)),
+    ]
+    lead = f"{shape.size}, each {shape.unit} in {shape.seatings} seatings, seed {shape.seed}; {unit} compared as wholes"
+    page = _page(f"cardsim league · {shape.size}", lead, sections)
+    path = folder / REPORT
+    atomic_write_bytes(path, page.encode())
+    return path
+
+
+def _score_grid(matrix: pd.DataFrame, order: list[str], shape: LeagueShape) -> str:
+    """The matrix of score rates, row against column, in rating order, each cell naming its row of
+    matrix.csv."""
+    place = {(row["strategy"], row["opponent"]): index for index, row in matrix.iterrows()}
+    head = "<th></th>" + "".join(f'<th class="name">{_escape(name)}</th>' for name in order)
+    rows = []
+    for name in order:
+        texts = []
+        for opponent in order:
+            index = place.get((name, opponent))
+            if index is None:
+                texts.append("<td></td>")
+                continue
+            row = matrix.loc[index]
+            shown = f"{percent(row['score_rate'])} {interval(row['score_ci95_low'], row['score_ci95_high'], percent)}"
+            texts.append(
+                f'<td data-row="{index}" data-columns="score_rate score_ci95_low score_ci95_high">{_escape(shown)}</td>'
+            )
+        rows.append(f'<tr><th class="name">{_escape(name)}</th>{"".join(texts)}</tr>')
+    return (
+        f"<p>The row's score against the column ({shape.unit}s won, draws half), with its 95% Wilson interval; "
+        f"in rating order.</p>"
+        f'<table data-csv="matrix.csv"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+    )
+
+
+def _pairings(pairings: Sequence[tuple[str, str, str]], timings: Sequence[pd.DataFrame]) -> str:
+    parts = [
+        "<p>Each pairing is a tournament run of its own, with its own report (its summary, paired "
+        "comparison and plots), and each strategy's decision times in it.</p>"
+    ]
+    for index, ((a, b, where), timing) in enumerate(zip(pairings, timings)):
+        link = f"{where}/{REPORT}"
+        parts.append(
+            f'<h3>{_escape(a)} against {_escape(b)}</h3><p><a href="{_escape(link)}">{_escape(link)}</a></p>'
+            + html_table(timing, timing_columns(), f"{where}/timing.csv", explained=index == len(timings) - 1)
+        )
+    return "".join(parts)
+
+
+def _files_note(folder: Path, names: Sequence[str]) -> str:
+    present = [name for name in names if (folder / name.rstrip("/")).exists()]
+    links = ", ".join(f'<a href="{_escape(name)}">{_escape(name)}</a>' for name in present)
+    return f"<p>Beside this page: {links}.</p>"

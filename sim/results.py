@@ -21,6 +21,7 @@ import re
 import stat
 import subprocess
 from collections.abc import Iterable
+from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
@@ -354,3 +355,65 @@ def newest_run(results: str | os.PathLike[str], game: str | None = None, games: 
         kind = " ".join(filter(None, [game, games_word.get(games), "tournament"]))
         raise ResultsError(f"no {kind} results under {results}: run `cardsim tournament` first")
     return RunStore(fitting.iloc[0]["path"])
+
+
+@dataclass(frozen=True)
+class Picked:
+    """The run (or league) a notebook reads, its game, and why it was picked, in one line."""
+
+    path: Path
+    game: str
+    reason: str
+
+
+def pick_run(
+    results: str | os.PathLike[str],
+    game: str,
+    kind: str = "tournament",
+    whole_games: bool | None = None,
+    named: str | os.PathLike[str] | None = None,
+) -> Picked:
+    """The run a notebook reads: the folder ``named`` when one is (its own game then counts, whatever
+    ``game`` says), else the largest finished ``kind`` ("tournament" or "league") of ``game`` under
+    ``results``: the most results played (deals or games times seatings; a league's over all its
+    pairings), the newest among equals. ``whole_games`` True or False keeps only runs that played
+    whole games, or only runs that did not. ResultsError, in one line, when nothing fits."""
+    if named:
+        path = Path(named)
+        row = _league_row(path) if kind == "league" else _run_row(path)
+        if row["status"] != "done":
+            raise ResultsError(f"{path} is not a finished {kind} ({row['status']})")
+        return Picked(path, row["game"], f"Reading {path}: a {row['game']} {kind} of {row['size']}, as named.")
+    runs = list_runs(results)
+    fitting = runs[(runs["kind"] == kind) & (runs["status"] == "done") & (runs["game"] == game)]
+    if whole_games is not None:
+        fitting = fitting[fitting["games"] == whole_games]
+    games_word = {True: "whole-games ", False: "per-round ", None: ""}[whole_games]
+    described = f"{games_word}{game} {kind}"
+    if fitting.empty:
+        raise ResultsError(f"no finished {described} under {results}: play one first (README, 'Research')")
+    played = [_results_played(Path(path), kind) for path in fitting["path"]]
+    best = max(range(len(played)), key=lambda index: (played[index], -index))  # newest first among equals
+    row = fitting.iloc[best]
+    others = (
+        f"the largest of the {len(fitting)} finished {described}s"
+        if len(fitting) > 1
+        else (f"the only finished {described}")
+    )
+    return Picked(
+        Path(row["path"]),
+        game,
+        f"Reading {row['path']}: {row['size']} ({played[best]:,} results over its seatings), {others} under "
+        f"{results}; with none named, the largest is read.",
+    )
+
+
+def _results_played(path: Path, kind: str) -> int:
+    """How many results a finished run (league) holds: its deal (game) ids times its seatings, summed
+    over a league's pairings."""
+    from sim import games
+    from sim.league import read_league
+    from sim.tournament import stored_plan
+
+    plans = read_league(path).pairing_plans().values() if kind == "league" else [stored_plan(RunStore(path))]
+    return sum(plan.rounds * len(plan.seatings(games.load(plan.game))) for plan in plans)

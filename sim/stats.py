@@ -8,6 +8,8 @@ is two-sided and returned as an :class:`Interval`. Conventions:
 * Aggregated data come as moments ``(n, total, total_sq)`` = (count, Σx, Σx²), so a run of
   10^8 deals never has to keep its rows. When all three are integers the variance is computed
   exactly; with floats it loses precision when the mean is large relative to the spread.
+* A proportion's interval (a win rate, a score rate) is Wilson's score interval, never zero wide
+  at 0% or 100% (docs/research.md says why Wilson's and not Clopper-Pearson's).
 * A "paired" difference is per deal: both contestants played the same deal (in the duplicate
   seatings), and the difference is taken deal by deal before averaging.
 """
@@ -28,6 +30,7 @@ __all__ = [
     "mean_interval",
     "mean_interval_from_moments",
     "wilson_interval",
+    "score_interval",
     "paired_difference",
     "variance_reduction",
     "elo_from_score",
@@ -221,13 +224,19 @@ def ratio_interval(numerator: ArrayLike, denominator: ArrayLike, confidence: flo
 def wilson_interval(successes: int, trials: int, confidence: float = 0.95) -> Interval:
     """The success proportion with its Wilson score confidence interval.
 
-    The interval always lies within [0, 1]; low is exactly 0 with no successes and high exactly 1
-    with no failures. With no trials everything is nan.
+    The interval always lies within [0, 1] and is never zero wide once there is a trial: low is
+    exactly 0 with no successes and high exactly 1 with no failures, while the other bound stays
+    inside (0/20 gives [0, 0.1611], 20/20 [0.8389, 1]). With no trials everything is nan.
     """
     successes, trials = _check_count(successes), _check_count(trials)
     if successes > trials:
         raise ValueError(f"successes ({successes}) exceed trials ({trials})")
-    z = _two_sided_z(confidence)
+    return _wilson(successes, trials, _two_sided_z(confidence))
+
+
+def _wilson(successes: float, trials: int, z: float) -> Interval:
+    """The Wilson score interval of ``successes`` (a draw may count half) out of ``trials``: the
+    proportions p whose normal test |p̂ - p| <= z·√(p(1 - p)/n) does not reject, solved for p."""
     if trials == 0:
         return Interval(math.nan, math.nan, math.nan, 0)
     p = successes / trials
@@ -304,11 +313,11 @@ def elo_from_score(score: float) -> float:
 def elo_interval(wins: int, draws: int, losses: int, confidence: float = 0.95) -> Interval:
     """The Elo difference implied by a win/draw/loss record, with its confidence interval.
 
-    The score s = (wins + draws/2) / games gets a normal-approximation interval
-    ``s ± z·σ/√games``, where σ² is the per-game variance of the outcomes 1, ½, 0 about s
-    (the population variance, as cutechess and fishtest use); both bounds, clipped to [0, 1],
-    are then converted with :func:`elo_from_score`, so the interval is not symmetric about the
-    estimate and a bound can be infinite. n is the number of games; with none all are nan.
+    The score's interval (:func:`score_interval`, Wilson's) converted bound by bound with
+    :func:`elo_from_score`, so the interval is not symmetric about the estimate, and a bound is
+    infinite exactly when the score's is 0 or 1: a record without a loss has +inf as its upper
+    bound (and as its estimate), never a finite number standing in for it. n is the number of
+    games; with none all are nan.
     """
     score = score_interval(wins, draws, losses, confidence)
     if score.n == 0:
@@ -319,19 +328,14 @@ def elo_interval(wins: int, draws: int, losses: int, confidence: float = 0.95) -
 def score_interval(wins: int, draws: int, losses: int, confidence: float = 0.95) -> Interval:
     """The score rate (wins + draws/2) / games of a win/draw/loss record, with its interval.
 
-    A normal-approximation interval ``s ± z·σ/√games`` clipped to [0, 1], where σ² is the per-game
-    variance of the outcomes 1, ½, 0 about s (the population variance, as cutechess and fishtest
-    use). n is the number of games; with none all are nan.
+    Wilson's score interval (:func:`wilson_interval`) with a draw counted as half a success. Without
+    draws it is exactly Wilson's; with draws it is a little wide, never too narrow: an outcome in
+    [0, 1] whose mean is p has a variance of at most p(1 - p), the binomial variance Wilson assumes.
+    It is never zero wide, 20-0-0 included ([0.8389, 1]). n is the number of games; with none
+    all are nan.
     """
     wins, draws, losses = _check_count(wins), _check_count(draws), _check_count(losses)
-    z = _two_sided_z(confidence)
-    games = wins + draws + losses
-    if games == 0:
-        return Interval(math.nan, math.nan, math.nan, 0)
-    s = (wins + 0.5 * draws) / games
-    var = (wins * (1.0 - s) ** 2 + draws * (0.5 - s) ** 2 + losses * s**2) / games
-    half = z * math.sqrt(var / games)
-    return Interval(s, max(0.0, s - half), min(1.0, s + half), games)
+    return _wilson(wins + 0.5 * draws, wins + draws + losses, _two_sided_z(confidence))
 
 
 def likelihood_of_superiority(wins: int, losses: int) -> float:

@@ -17,6 +17,7 @@ import importlib
 import importlib.util
 import json
 import math
+import shlex
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field
 from itertools import combinations
@@ -27,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 import strategies as strategy_registry
-from sim import games, report, seating
+from sim import games, plots, report, seating
 from sim.console import progress_bar, say_error
 from sim.dealing import MAX_SEED
 from sim.games import Game
@@ -195,6 +196,20 @@ class Plan:
     def strategy_names(self) -> list[str]:
         """The distinct strategies of the lineup, in lineup order."""
         return list(dict.fromkeys(self.players))
+
+    def shape(self, game: Game | None = None) -> plots.RunShape:
+        """What the plan plays, as reports and plots name it (they take no plan)."""
+        game = games.load(self.game) if game is None else game
+        return plots.RunShape(
+            game,
+            self.players,
+            self.rounds,
+            self.seatings(game),
+            whole_games=self.games,
+            engine=self.engine,
+            seed=self.seed,
+            duplicate=self.duplicate,
+        )
 
 
 def lineup_digest(game: str, players: Iterable[str], described: dict[str, Any]) -> str:
@@ -386,6 +401,7 @@ class RunResult:
     summary: pd.DataFrame
     paired: pd.DataFrame
     timing: pd.DataFrame
+    report: Path | None = None  # report.html, once the run is finished
 
 
 def play_chunks(plan: Plan, todo: Iterable[int], jobs: int, backend: str = "loky") -> Iterator[ChunkResult]:
@@ -463,7 +479,14 @@ def run(
     unit = "game" if plan.games else "round"
     done = sum(plan.chunk_span(i)[1] - plan.chunk_span(i)[0] for i in finished) * per_deal
     label = label or f"{plan.game} {plan.engine}"
-    with progress_bar(plan.rounds * per_deal, unit, label, progress, initial=done) as bar:
+    # Until a chunk is stored the count stands still: say what is under way (workers starting, and on
+    # a first run the engines compiling, dominate a small run's wait).
+    left = plan.num_chunks - len(finished)
+    waiting = ""
+    if left:
+        starting = ", workers starting" if jobs != 1 or backend != "loky" else ""
+        waiting = f"{left:,} chunks to play{starting}; a first run compiles the engines first, a minute or so"
+    with progress_bar(plan.rounds * per_deal, unit, label, progress, initial=done, waiting=waiting) as bar:
         for chunk in play_chunks(plan, todo, jobs, backend):
             store.write_chunk(chunk.index, chunk.aggregates, chunk.rows)
             bar.update(chunk.deals * per_deal)
@@ -472,17 +495,27 @@ def run(
 
 def finish(plan: Plan, store: RunStore) -> RunResult:
     """Summarise a run whose chunks are all stored and sound (``check_chunks``), writing summary.csv,
-    paired.csv and the plots."""
-    from sim import plots
-
-    summary, paired, timing, merged = report.tables(plan, store.load_aggregates(range(plan.num_chunks)))
+    paired.csv, timing.csv, the plots and report.html."""
+    shape = plan.shape()
+    summary, paired, timing, merged = report.tables(shape, store.load_aggregates(range(plan.num_chunks)))
     store.write_table("summary.csv", summary)
     if plan.duplicate or len(plan.strategy_names) > 1:
         store.write_table("paired.csv", paired)
     store.write_table("timing.csv", timing)
     store.write_json("aggregates.json", merged)
-    plots.draw_plots(store.path, plan, summary, paired, merged)
-    return RunResult(plan, store, summary, paired, timing)
+    plots.draw_plots(store.path, shape, summary, paired, report.histograms(merged))
+    written = store.read_config()
+    made = [
+        (
+            "written by",
+            f"cardsim {str(written.get('cardsim_version', 'unknown'))[:80]}, "
+            f"git revision {str(written.get('git_revision', 'unknown'))[:80]}",
+        )
+    ]
+    page = report.write_run_report(
+        store.path, shape, command(plan, store.path), settings(plan) + made, summary, paired, timing
+    )
+    return RunResult(plan, store, summary, paired, timing, page)
 
 
 def interim(plan: Plan, store: RunStore, sound: Iterable[int]) -> tuple[RunResult, int]:
@@ -491,9 +524,50 @@ def interim(plan: Plan, store: RunStore, sound: Iterable[int]) -> tuple[RunResul
     stored = sorted(sound)
     if not stored:
         raise ResultsError(f"{store.path} has no finished chunk yet: the first is still being played")
-    summary, paired, timing, _ = report.tables(plan, store.load_aggregates(stored))
+    summary, paired, timing, _ = report.tables(plan.shape(), store.load_aggregates(stored))
     played = sum(stop - start for start, stop in map(plan.chunk_span, stored))
     return RunResult(plan, store, summary, paired, timing), played
+
+
+def command(plan: Plan, folder: Path) -> str:
+    """A ``cardsim tournament`` command that plays ``plan`` into ``folder``: run, it shows the run
+    (or resumes it); every setting that decides the results is spelled out. A league's pairing (its
+    seatings are the league's) is played by its league's command instead, which this says."""
+    if plan.seat_plan:
+        return f"# a pairing of the league in {folder.parent.parent}: its command (in its report.html) plays it"
+    words = ["cardsim", "tournament", "--game", plan.game, "--players", ",".join(plan.players)]
+    words += ["--rounds", str(plan.rounds), "--seed", str(plan.seed)]
+    words += ["--duplicate"] * plan.duplicate + ["--games"] * plan.games + ["--engine", plan.engine]
+    default_chunks = Plan(plan.game, plan.players, plan.rounds, games=plan.games, engine=plan.engine).chunk_size
+    if plan.chunk_size != default_chunks:
+        words += ["--chunk-size", str(plan.chunk_size)]
+    words += ["--no-rounds"] * (not plan.keep_rounds) + ["--out", str(folder)]
+    return shlex.join(words)
+
+
+def settings(plan: Plan) -> list[tuple[str, str]]:
+    """The plan's settings in words, one line each, as a report lists them."""
+    game = games.load(plan.game)
+    unit = "games" if plan.games else "deals"
+    seatings = plan.seatings(game)
+    arrangement = " · ".join(" ".join(plan.players[player] for player in seats) for seats in seatings)
+    return [
+        ("game", plan.game),
+        ("lineup", ", ".join(plan.players)),
+        ("strategies spelled out", "; ".join(dict.fromkeys(plan.resolved_players))),
+        (unit, f"{plan.rounds:,}" + (" (whole games, to the game's target score)" if plan.games else "")),
+        ("seed", str(plan.seed)),
+        (
+            "seatings",
+            f"{len(seatings)}, every {unit[:-1]} in each: {arrangement}"
+            if len(seatings) > 1
+            else f"fixed: {arrangement}",
+        ),
+        ("engine", plan.engine),
+        ("chunks", f"{plan.num_chunks:,} of {plan.chunk_size:,} {unit}"),
+        ("per-round rows", "kept under chunks/" if plan.keep_rounds else "not kept (--no-rounds)"),
+        ("run id", plan.run_id),
+    ]
 
 
 # --------------------------------------------------------------------------- a run's stored chunks

@@ -217,6 +217,23 @@ def test_a_bar_on_a_terminal_keeps_its_clock_running_while_nothing_finishes():
     assert "[00:01" not in log.getvalue()  # a file gets no line a second, only its first and last
 
 
+def test_a_bar_says_what_it_waits_for_and_draws_its_finished_line_once():
+    """`make run` sat at 0% with nothing said while workers started; and its last line showed twice
+    where lines are not overwritten (the last update drew it, then closing drew it again)."""
+    log = io.StringIO()
+    bar = TickingBar(total=10, unit="game", file=log, mininterval=0, postfix="workers starting")
+    bar.update(4)
+    bar.update(6)
+    bar.close()
+    drawn = [line.strip() for line in log.getvalue().split("\r") if line.strip()]
+    assert "workers starting" in drawn[0] and not any("workers starting" in line for line in drawn[1:])
+    assert "4/10" in drawn[1]
+    assert sum("10/10" in line for line in drawn) == 1
+    quiet = TickingBar(total=3, unit="game", disable=True)  # --quiet: counted, never drawn
+    quiet.update(3)
+    quiet.close()
+
+
 @pytest.mark.parametrize("args", [
     ["tournament", "--game", "straights", "--players", FIRST_LEGAL, "--rounds", "9" * 5000],
     ["tournament", "--game", "straights", "--players", FIRST_LEGAL, "--rounds", "10", "--seed", "-1"],

@@ -99,8 +99,11 @@ def test_league_command_prints_ratings_and_the_matrix(tmp_path):
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0] == "euchre league: 2 strategies, 1 pairings of 30 deals, each deal in 2 seatings, seed 0"
-    assert "heuristic" in lines[4] and "+0.0" in lines[4]  # the anchor, rated 0, first or second
+    assert lines[3].split() == ["strategy", "Elo", "95%", "CI", "deals", "score", "score", "95%", "CI"]
+    assert set(lines[4]) <= {"─", " "}  # each header underlined on its own
+    assert any(line.startswith("heuristic") and "+0.0" in line for line in lines[5:7])  # the anchor, rated 0
     assert any(line.startswith("Head to head") for line in lines)
+    assert lines[-1] == f"Report: {tmp_path / 'league' / 'report.html'}"
     listing = subprocess.run([sys.executable, "-m", "sim.cli", "runs", str(tmp_path)], cwd=ROOT,
                              capture_output=True, text=True, timeout=60)
     assert "league" in listing.stdout and listing.stdout.rstrip().endswith("done")

@@ -14,14 +14,15 @@ STRAIGHTS_LINEUP = ("heuristic", "first-legal", "heuristic", "first-legal")
 
 
 def played_tables(plan):
-    """The summary and paired tables and the merged aggregates of ``plan``, played without a store."""
+    """The summary and paired tables and the histograms of ``plan``, played without a store."""
     merged = report.merge([tournament.play_chunk(plan, index).aggregates for index in range(plan.num_chunks)])
     merged.pop("timing")
-    return report.summary_table(plan, merged), report.paired_table(plan, merged), merged
+    shape = plan.shape()
+    return report.summary_table(shape, merged), report.paired_table(shape, merged), report.histograms(merged)
 
 
 def shape_of(plan):
-    return plots.RunShape(plan, games.load(plan.game))
+    return plan.shape()
 
 
 def row_labels(figure):
@@ -53,7 +54,7 @@ def hand_made_summary(names, means, **columns):
 
 
 def hand_made_aggregates(histograms):
-    return {"strategies": {name: {"histogram": list(counts)} for name, counts in histograms.items()}}
+    return {name: list(counts) for name, counts in histograms.items()}
 
 
 def test_a_duplicate_run_writes_valid_pngs_of_every_plot_it_has(tmp_path):
@@ -71,14 +72,14 @@ def test_a_duplicate_run_writes_valid_pngs_of_every_plot_it_has(tmp_path):
 
 def test_titles_name_the_game_the_size_and_which_way_is_better():
     plan = tournament.Plan("straights", STRAIGHTS_LINEUP, rounds=64, seed=1, duplicate=True)
-    drawn = plots.figures(plan, *played_tables(plan))
+    drawn = plots.figures(plan.shape(), *played_tables(plan))
     assert set(drawn) == {plots.POINTS_DISTRIBUTION, plots.MEAN_POINTS, plots.PAIRED_DIFFERENCES}
     for figure in drawn.values():
         title = figure.get_suptitle()
         assert "straights · 64 deals × 4 seatings, fast engine" in title and "lower is better" in title
 
     games_plan = tournament.Plan("euchre", ("simple", "heuristic") * 2, rounds=4, seed=1, duplicate=True, games=True)
-    drawn = plots.figures(games_plan, *played_tables(games_plan))
+    drawn = plots.figures(games_plan.shape(), *played_tables(games_plan))
     assert set(drawn) == set(plots.PLOTS)
     for figure in drawn.values():
         title = figure.get_suptitle()
@@ -116,7 +117,7 @@ def test_a_league_pairing_counts_seats_over_its_seatings(tmp_path):
     seatings = len(plan.seatings(shape.game))
     for name, n in zip(summary["strategy"], summary["rounds"]):
         assert shape.sample(name, n) == f"n = {n:,} (64 deals × {n // 64} seats over {seatings} seatings)"
-    plots.draw_plots(tmp_path, plan, summary, paired, merged)
+    plots.draw_plots(tmp_path, plan.shape(), summary, paired, merged)
     assert {path.name for path in tmp_path.glob("*.png")} == {
         plots.POINTS_DISTRIBUTION,
         plots.MEAN_POINTS,
@@ -152,7 +153,7 @@ def test_strategies_come_best_first(game, best_first):
 def test_the_forest_plot_has_one_row_per_pair_and_a_zero_line():
     plan = tournament.Plan("straights", ("first-legal", "heuristic", "heuristic:gift=1", "first-legal"), rounds=64)
     summary, paired, merged = played_tables(plan)
-    figure = plots.figures(plan, summary, paired, merged)[plots.PAIRED_DIFFERENCES]
+    figure = plots.figures(plan.shape(), summary, paired, merged)[plots.PAIRED_DIFFERENCES]
     pairs = [f"{a} − {b}" for a, b in zip(paired["strategy_a"], paired["strategy_b"])]
     assert len(pairs) == 3
     assert [label.split("\n")[0] for label in row_labels(figure)] == pairs
@@ -164,7 +165,7 @@ def test_the_forest_plot_has_one_row_per_pair_and_a_zero_line():
 
 def test_a_run_of_one_strategy_has_no_forest_plot():
     plan = tournament.Plan("gemstones", ("greedy", "greedy"), rounds=64, duplicate=True)
-    assert plots.PAIRED_DIFFERENCES not in plots.figures(plan, *played_tables(plan))
+    assert plots.PAIRED_DIFFERENCES not in plots.figures(plan.shape(), *played_tables(plan))
 
 
 @pytest.mark.parametrize("game, fair", [("euchre", 0.5), ("straights", 0.25), ("ginrummy", 0.5)])
@@ -201,5 +202,51 @@ def test_few_scores_are_bars_and_many_a_cumulative_share():
 
 def test_gin_rummy_final_scores_read_as_a_cumulative_share():
     plan = tournament.Plan("ginrummy", ("simple", "heuristic"), rounds=4, seed=2, duplicate=True, games=True)
-    axes = plots.figures(plan, *played_tables(plan))[plots.POINTS_DISTRIBUTION].axes[0]
+    axes = plots.figures(plan.shape(), *played_tables(plan))[plots.POINTS_DISTRIBUTION].axes[0]
     assert axes.get_xlabel() == "final score of a game" and not axes.patches and len(axes.get_lines()) == 2
+
+
+def test_partners_are_never_compared_and_long_specs_get_a_short_label_and_a_key():
+    """The README's Euchre lineup: mc with a team rollout and mc are partners in every seating, so the
+    forest plot (and the paired table) compares each of them with heuristic only; the long spec is
+    drawn as "mc [A]" and spelled out under the plot."""
+    long_spec = "mc:team_rollout=(heuristic:threshold=6,ace_stands=true)"
+    plan = tournament.Plan("euchre", (long_spec, "heuristic", "mc", "heuristic"), rounds=4, seed=1, duplicate=True)
+    summary, paired, histograms = played_tables(plan)
+    assert {frozenset(pair) for pair in zip(paired["strategy_a"], paired["strategy_b"])} == {
+        frozenset((long_spec, "heuristic")),
+        frozenset(("heuristic", "mc")),
+    }
+    drawn = plots.figures(plan.shape(), summary, paired, histograms)
+    rows = [label.split("\n")[0] for label in row_labels(drawn[plots.PAIRED_DIFFERENCES])]
+    assert rows == ["mc [A] − heuristic", "heuristic − mc"]
+    for figure in drawn.values():
+        assert figure._supxlabel.get_text() == f"[A] {long_spec}"
+        assert not any(long_spec in label for label in row_labels(figure))
+    assert "are partners in every seating" in report.format_summary(plan.shape(), summary, paired)
+    # A table of pairs handed in with partners in it: the plot still leaves them out.
+    everyone = pd.concat([paired, paired.iloc[:1].assign(strategy_a=long_spec, strategy_b="mc")], ignore_index=True)
+    assert len(row_labels(plots.paired_differences_figure(plan.shape(), everyone))) == 2
+
+
+def test_short_labels_keep_short_specs_and_letter_long_ones():
+    specs = ["heuristic", "mc:samples=8,horizon=4,rollout=heuristic", "mc:samples=64,horizon=2,x=1"]
+    labels = plots.short_labels(specs)
+    assert labels == {
+        "heuristic": "heuristic",
+        "mc:samples=8,horizon=4,rollout=heuristic": "mc [A]",
+        "mc:samples=64,horizon=2,x=1": "mc [B]",
+    }
+
+
+def test_the_matrix_shows_each_cells_wilson_interval_never_zero_wide():
+    """A 20-0-0 pairing reads 100% [84%, 100%], not 100% ±0%."""
+    names = ["a", "b"]
+    rows = [
+        {"strategy": "a", "opponent": "b", **report.outcome_columns(20, 0, 0)},
+        {"strategy": "b", "opponent": "a", **report.outcome_columns(0, 0, 20)},
+    ]
+    shape = plots.LeagueShape(games.load("gemstones"), ("a", "b"), 20, seatings=2)
+    figure = plots.matrix_figure(shape, pd.DataFrame(rows), names)
+    texts = {text.get_text() for text in figure.axes[0].texts}
+    assert texts == {"100%\n[84%, 100%]", "0%\n[0%, 16%]"}

@@ -179,11 +179,45 @@ def test_from_moments_chunks_add_up() -> None:
 
 # --------------------------------------------------------------------------- Wilson
 
-def test_wilson_known_value() -> None:
-    iv = wilson_interval(81, 263)
-    assert iv.estimate == pytest.approx(81 / 263)
-    assert iv.low == pytest.approx(0.2553, abs=5e-5)
-    assert iv.high == pytest.approx(0.3662, abs=5e-5)
+# Newcombe (1998), "Two-sided confidence intervals for the single proportion: comparison of seven
+# methods", Statistics in Medicine 17:857-872, Table II, method 3 (the score method without continuity
+# correction), to four decimals: his examples at 0 of n, 1 of a few dozen and larger counts.
+NEWCOMBE_WILSON = [
+    (81, 263, 0.2553, 0.3662),
+    (15, 148, 0.0624, 0.1605),
+    (0, 20, 0.0, 0.1611),
+    (1, 29, 0.0061, 0.1718),
+]
+
+
+@pytest.mark.parametrize(("successes", "trials", "low", "high"), NEWCOMBE_WILSON)
+def test_wilson_known_values(successes: int, trials: int, low: float, high: float) -> None:
+    iv = wilson_interval(successes, trials)
+    assert iv.estimate == pytest.approx(successes / trials)
+    assert iv.low == pytest.approx(low, abs=5e-5)
+    assert iv.high == pytest.approx(high, abs=5e-5)
+    # All successes mirror none: 20 of 20 is [0.8389, 1], not the [1, 1] of the normal approximation.
+    mirrored = wilson_interval(trials - successes, trials)
+    assert (mirrored.low, mirrored.high) == pytest.approx((1 - high, 1 - low), abs=5e-5)
+
+
+@pytest.mark.parametrize(
+    ("successes", "trials", "low", "high"),
+    # One or two trials, from the closed forms: 0 of 1 is [0, z²/(1 + z²)], 1 of 1 is [1/(1 + z²), 1],
+    # 1 of 2 is ½ ± z·√(1/8 + z²/16)/(1 + z²/2).
+    [
+        (0, 1, 0.0, Z975**2 / (1 + Z975**2)),  # [0, 0.7935]
+        (1, 1, 1 / (1 + Z975**2), 1.0),  # [0.2065, 1]
+        (1, 2, 0.5 - Z975 * math.sqrt(1 / 8 + Z975**2 / 16) / (1 + Z975**2 / 2),
+         0.5 + Z975 * math.sqrt(1 / 8 + Z975**2 / 16) / (1 + Z975**2 / 2)),  # [0.0945, 0.9055]
+    ],
+)
+def test_wilson_at_a_trial_or_two_is_wide_but_never_zero_wide(successes, trials, low, high) -> None:
+    iv = wilson_interval(successes, trials)
+    assert (iv.low, iv.high) == pytest.approx((low, high), rel=1e-12)
+    assert iv.high - iv.low > 0.7
+    assert wilson_interval(1, 1).low == pytest.approx(0.2065, abs=5e-5)
+    assert wilson_interval(1, 2).low == pytest.approx(0.0945, abs=5e-5)
 
 
 def test_wilson_extremes() -> None:
@@ -285,14 +319,14 @@ def test_elo_from_score_known_values() -> None:
         elo_from_score(1.2)
 
 
-def test_elo_interval_known_value() -> None:
-    # 60 wins, 20 draws, 20 losses: score 0.7, per-game variance 0.16, standard error 0.04.
+def test_elo_interval_is_the_elo_of_the_score_interval() -> None:
+    # 60 wins, 20 draws, 20 losses: score 0.7 over 100 games, Wilson's interval of 70 successes in 100.
     iv = elo_interval(60, 20, 20)
     assert iv.n == 100
     assert iv.estimate == pytest.approx(400 * math.log10(0.7 / 0.3), rel=1e-12)
-    lo, hi = 0.7 - Z975 * 0.04, 0.7 + Z975 * 0.04
-    assert iv.low == pytest.approx(400 * math.log10(lo / (1 - lo)), rel=1e-12)
-    assert iv.high == pytest.approx(400 * math.log10(hi / (1 - hi)), rel=1e-12)
+    score = wilson_interval(70, 100)
+    assert iv.low == pytest.approx(elo_from_score(score.low), rel=1e-12)
+    assert iv.high == pytest.approx(elo_from_score(score.high), rel=1e-12)
     assert iv.low < iv.estimate < iv.high
 
 
@@ -302,9 +336,20 @@ def test_elo_interval_mirrors_and_edges() -> None:
     assert mirrored.low == pytest.approx(-iv.high) and mirrored.high == pytest.approx(-iv.low)
     even = elo_interval(10, 5, 10)
     assert even.estimate == 0.0 and even.low == pytest.approx(-even.high)
-    assert elo_interval(5, 0, 0).estimate == math.inf
     assert math.isnan(elo_interval(0, 0, 0).estimate)
-    assert elo_interval(1, 0, 1).low == -math.inf  # score bound clipped at 0
+
+
+def test_a_clean_sweep_has_a_finite_lower_bound_and_an_infinite_upper_one() -> None:
+    """20-0-0: the score is 1 and its Wilson interval [0.8389, 1], so the Elo is +inf with a lower
+    bound of 400·log10(0.8389/0.1611) = +286.6, and the upper bound is +inf, not a number."""
+    sweep = elo_interval(20, 0, 0)
+    assert sweep.estimate == math.inf and sweep.high == math.inf
+    # The score's lower bound is 1 - z²/(20 + z²), whose odds are 20/z².
+    assert sweep.low == pytest.approx(400 * math.log10(20 / Z975**2), rel=1e-12)
+    assert sweep.low == pytest.approx(286.6, abs=0.05)
+    lost = elo_interval(0, 0, 20)
+    assert lost.estimate == -math.inf and lost.low == -math.inf and lost.high == pytest.approx(-sweep.low)
+    assert math.isfinite(elo_interval(1, 0, 1).low)  # no longer clipped to a score of 0
 
 
 def test_likelihood_of_superiority() -> None:
@@ -380,13 +425,21 @@ def test_sprt_decides_correctly_on_simulated_streams(true_mean: float, expected:
     assert np.median([n for _, n in verdicts]) < 500
 
 
-def test_score_interval_known_value() -> None:
-    # 10 wins, 5 draws, 5 losses: s = 12.5 / 20; per-game variance (10·0.375² + 5·0.125² + 5·0.625²) / 20.
+def test_score_interval_is_wilsons_with_a_draw_as_half_a_success() -> None:
+    # 10 wins, 5 draws, 5 losses: 12.5 successes in 20, Wilson's formula with p = 0.625.
     interval = score_interval(10, 5, 5)
-    half = 1.959963984540054 * math.sqrt(0.171875 / 20)
-    assert (interval.estimate, interval.low, interval.high, interval.n) == pytest.approx((0.625, 0.625 - half,
-                                                                                          0.625 + half, 20))
-    assert score_interval(3, 0, 0).high == 1.0  # clipped to [0, 1]
+    z2n = Z975**2 / 20
+    centre = (0.625 + z2n / 2) / (1 + z2n)
+    half = Z975 * math.sqrt(0.625 * 0.375 / 20 + z2n / 80) / (1 + z2n)
+    assert (interval.estimate, interval.low, interval.high, interval.n) == pytest.approx(
+        (0.625, centre - half, centre + half, 20), rel=1e-12
+    )
+    # Without draws it is Wilson's interval exactly, at 0 and at n too: never zero wide.
+    for wins, losses in ((3, 0), (0, 3), (7, 13), (20, 0)):
+        assert score_interval(wins, 0, losses) == wilson_interval(wins, wins + losses)
+    assert score_interval(20, 0, 0).low == pytest.approx(0.8389, abs=5e-5)
+    draws_only = score_interval(0, 20, 0)
+    assert draws_only.low < 0.5 < draws_only.high
     assert math.isnan(score_interval(0, 0, 0).estimate)
 
 

@@ -172,7 +172,7 @@ def seat_points(team_points: np.ndarray) -> np.ndarray:
 def summarize(plan: tournament.Plan, points, rounds=None, winners=None) -> pd.DataFrame:
     game = plan.validate()
     merged = report.merge([tournament.summarize_chunk(plan, game, points, rounds, winners)])
-    return report.summary_table(plan, merged).set_index("strategy")
+    return report.summary_table(plan.shape(), merged).set_index("strategy")
 
 
 def test_partners_count_once_in_the_mean_points_interval():
@@ -223,7 +223,7 @@ def test_a_euchre_run_counts_each_deal_once_per_partnership(tmp_path):
         assert (line["ci95_low"], line["ci95_high"]) == pytest.approx((interval.low, interval.high))
     from sim.report import format_summary
 
-    assert "each deal counts once per partnership" in format_summary(plan, result.summary, result.paired)
+    assert "each deal counts once per partnership" in format_summary(plan.shape(), result.summary, result.paired)
 
 
 def cardsim(*args, cwd=ROOT, **kwargs):
@@ -277,7 +277,7 @@ def test_report_on_an_unfinished_run_shows_the_chunks_stored_so_far(tmp_path):
         store.chunk_path(index, ".json").unlink()
     (tmp_path / "run" / "summary.csv").unlink()
     partial, played = tournament.interim(plan, store, {0, 2})
-    expected, _, _, _ = report.tables(plan, store.load_aggregates([0, 2]))
+    expected, _, _, _ = report.tables(plan.shape(), store.load_aggregates([0, 2]))
     pd.testing.assert_frame_equal(partial.summary, expected)
     assert played == 200
 

@@ -17,7 +17,7 @@ from sim.dealing import BlockDealer
 from sim.euchre import fast, rules
 from sim.euchre.engine import Game as EuchreGame
 from sim.euchre.engine import Hand
-from sim.euchre.observation import ENCODED_SIZE, NUM_ACTIONS, action_name, encode, parse_action
+from sim.euchre.observation import ENCODED_SIZE, NUM_ACTIONS, Observation, action_name, encode, parse_action
 from sim.games import Game
 from sim.play import games_player, rounds_player
 
@@ -57,6 +57,7 @@ GAME = Game(
     view="sim.euchre.view",
     encode=encode,
     observation_size=ENCODED_SIZE,
+    observation=Observation,
     baseline="simple",
     teams=tuple(rules.team_of(seat) for seat in range(rules.NUM_PLAYERS)),
 )

@@ -91,28 +91,59 @@ def ordered_suit(action: int) -> int | None:
 class Observation(ArrayRecord):
     """One seat's view of ``n`` hands in which it is to move; arrays have ``n`` rows."""
 
-    seat: np.ndarray  # (n,) the seat to move
-    dealer: np.ndarray  # (n,)
-    phase: np.ndarray  # (n,) a ``Phase``
-    making_round: np.ndarray  # (n,) 1 or 2 while making, then the round trump was made in
-    legal: np.ndarray  # (n,) int64 bitmask over actions: bit a set when action a is legal
-    hand: np.ndarray  # (n,) int64 card bitmask of the cards held (the dealer's includes a picked-up upcard)
-    upcard: np.ndarray  # (n,)
-    bids: np.ndarray  # (n, 8) the making actions in order from the eldest hand, ``NONE`` after the last
-    trump: np.ndarray  # (n,) the trump suit or ``NONE``
-    maker: np.ndarray  # (n,) the seat that ordered up or ``NONE``
-    discard: np.ndarray  # (n,) the card this seat threw away as dealer, else ``NONE``
-    leader: np.ndarray  # (n,) who leads the current trick
-    trick: np.ndarray  # (n, 4) the current trick's cards from the leader, ``NONE`` after the last
-    history: np.ndarray  # (n, 20) every card played this hand, in order, ``NONE`` after the last
-    tricks_won: np.ndarray  # (n, 2) tricks taken by team 0 (seats 0, 2) and team 1 (seats 1, 3)
-    scores: np.ndarray  # (n, 2) game points of each team before this hand
-    round_id: np.ndarray  # (n,) int64 the hand's id (sim.api.round_id), for strategies that seed per decision
+    seat: np.ndarray
+    """(n,) int8 / int64: the seat to move. Encoding: 0 to 3; seats 0 and 2 are partners (team 0), as are 1
+    and 3 (team 1); play passes to the left, from seat s to s + 1 (mod 4)."""
+    dealer: np.ndarray
+    """(n,) int8 / int64: the dealer. Encoding: a seat, 0 to 3; the seat on its left bids and leads first."""
+    phase: np.ndarray
+    """(n,) int8 / int64: the stage of the hand. Encoding: a ``Phase``: 0 making trump, 1 the dealer's
+    discard, 2 playing the tricks, 3 over."""
+    making_round: np.ndarray
+    """(n,) int8 / int64: the round of making trump. Encoding: 1 (the upcard's suit may be ordered up) or 2
+    (another suit) while making, then the round trump was made in."""
+    legal: np.ndarray
+    """(n,) int64: the actions it may take, the form this game's strategies read. Encoding: a bit mask
+    over actions: bit a set when action a is legal (actions as ``legal_mask`` numbers them)."""
+    hand: np.ndarray
+    """(n,) int64: the cards it holds (the dealer's includes an upcard it picked up). Encoding: a card
+    bitmask, bit c for card id c (``sim.cards``: 13 × suit + rank, rank 0 the ace)."""
+    upcard: np.ndarray
+    """(n,) int8 / int64: the card turned up after the deal. Encoding: a card id."""
+    bids: np.ndarray
+    """(n, 8) int8 / int64: the making actions so far, in order from the eldest hand (left of the
+    dealer). Encoding: actions (``ORDER_UP`` + suit, ``PASS``), -1 (``NONE``) after the last."""
+    trump: np.ndarray
+    """(n,) int8 / int64: the trump suit. Encoding: 0 to 3 (clubs, diamonds, hearts, spades), -1 (``NONE``)
+    while making."""
+    maker: np.ndarray
+    """(n,) int8 / int64: the seat that made trump. Encoding: 0 to 3, -1 (``NONE``) while making."""
+    discard: np.ndarray
+    """(n,) int8 / int64: the card this seat threw away as dealer. Encoding: a card id, -1 (``NONE``) if
+    it has not (or is not the dealer)."""
+    leader: np.ndarray
+    """(n,) int8 / int64: the seat that leads the current trick. Encoding: 0 to 3."""
+    trick: np.ndarray
+    """(n, 4) int8 / int64: the current trick's cards, from the leader's on. Encoding: card ids, -1
+    (``NONE``) after the last played."""
+    history: np.ndarray
+    """(n, 20) int8 / int64: every card played this hand, in order. Encoding: card ids, -1 (``NONE``)
+    after the last; who played each follows from the first leader and the tricks' winners."""
+    tricks_won: np.ndarray
+    """(n, 2) int8 / int64: the tricks each team has taken this hand. Encoding: by team: team 0 (seats 0
+    and 2), team 1 (seats 1 and 3); 0 to 5."""
+    scores: np.ndarray
+    """(n, 2) int64: each team's game points before this hand. Encoding: by team; a game is won at 10."""
+    round_id: np.ndarray
+    """(n,) int64: the hand's id (``sim.api.round_id``), for strategies that seed their randomness per
+    decision. Encoding: an id; it says nothing of the cards."""
 
     @property
     def legal_mask(self) -> np.ndarray:
-        """(n, NUM_ACTIONS) bool, True where the action is legal (``sim.api``'s convention; ``legal``
-        holds the same as bits, which this game's strategies read)."""
+        """(n, 57) bool: the actions it may take, every game's convention (``sim.api``); ``legal`` holds
+        the same as bits. Encoding: True where the action is legal: actions 0 to 51 play the card of
+        that id (or, for the dealer who picked up, throw it away), 52 + suit orders up that suit
+        (``ORDER_UP``), 56 passes (``PASS``)."""
         return bits_to_bools(self.legal, NUM_ACTIONS)
 
 

@@ -19,7 +19,7 @@ from sim.dealing import BlockDealer
 from sim.games import Game
 from sim.gemstones import fast, rules
 from sim.gemstones.engine import DEFAULT_VARIANTS, NUM_PLAYERS, State, Variants
-from sim.gemstones.observation import ENCODED_SIZE, NUM_ACTIONS, describe, encode, parse_action
+from sim.gemstones.observation import ENCODED_SIZE, NUM_ACTIONS, Observation, describe, encode, parse_action
 from sim.play import games_player, rounds_player
 
 PACKS = BlockDealer(rules.FACTORY_ORDER)  # deal i of a seed and stream: sim.dealing
@@ -63,6 +63,7 @@ def game_under(variants: Variants) -> Game:
         view="sim.gemstones.view",
         encode=encode,
         observation_size=ENCODED_SIZE,
+        observation=Observation,
         baseline="greedy",
         with_rules=with_rules,
         rules=""

@@ -79,25 +79,58 @@ def parse_action(text: str) -> int:
 class Observation(ArrayRecord):
     """One seat's view of ``len(seat)`` games in which it is to move."""
 
-    seat: np.ndarray  # (B,) the seat to move
-    phase: np.ndarray  # (B,) Phase
-    legal_mask: np.ndarray  # (B, NUM_ACTIONS) bool: True where the action is legal (sim.api's convention)
-    hand: np.ndarray  # (B, HAND_WIDTH) own hand front first, NONE-padded
-    hand_sizes: np.ndarray  # (B, 2) both hands' sizes
-    chain_stones: np.ndarray  # (B, 2, 3)
-    chain_lengths: np.ndarray  # (B, 2, 3)
-    slots: np.ndarray  # (B, 2) 2 or 3
-    coins: np.ndarray  # (B, 2)
-    trade_counts: np.ndarray  # (B, 8) trade-area cards by stone
-    discard: np.ndarray  # (B, 104) bottom first, NONE-padded
-    removed_counts: np.ndarray  # (B, 8) sold cards out of play, by stone
-    pending: np.ndarray  # (B,) the stone waiting for a sale in Phase.SELL, else NONE
-    resume: np.ndarray  # (B,) in Phase.SELL the step the sale interrupted (play goes on there), else NONE
-    deck_size: np.ndarray  # (B,)
-    turn: np.ndarray  # (B,) turns started so far, 1 for the first
-    round_id: np.ndarray  # (B,) the game's id (a game is its own round); with ``step``, identifies the decision
-    step: np.ndarray  # (B,) decisions taken so far in the game
-    third_chain_cost: np.ndarray  # (B,)
+    seat: np.ndarray
+    """(n,) int64: the seat to move. Encoding: 0 or 1; seat 0 moves first."""
+    phase: np.ndarray
+    """(n,) int64: the decision it faces. Encoding: a ``Phase``: 0 buy the third chain?, 1 chain a card
+    the opponent left, 2 play the front card, 3 play the next one too?, 4 discard a hand card?, 5 chain
+    a trade-area card, 6 which chain to sell, 7 over."""
+    legal_mask: np.ndarray
+    """(n, 46) bool: the actions it may take (``sim.api``'s convention). Encoding: True where the action
+    is legal: 0 + stone chains a card of that stone (``CHAIN``), 8 + slot sells that chain (``SELL``), 11
+    buys the third chain (``BUY``), 12 plays the front card (``PLAY``), 13 passes (``PASS``), 14 +
+    position discards that hand card (``DISCARD``)."""
+    hand: np.ndarray
+    """(n, 32) int8 / int64: its hand, front card first. Encoding: stone ids, 0 to 7: Quartz, Hematite,
+    Obsidian, Malachite, Turquoise, Ruby, Amethyst, Emerald (``rules.STONES``); -1 (``NONE``) past the
+    last card."""
+    hand_sizes: np.ndarray
+    """(n, 2) int64: the cards in each hand. Encoding: by seat number."""
+    chain_stones: np.ndarray
+    """(n, 2, 3) int64: the stone of each chain. Encoding: by seat number and slot, a stone id (as in
+    ``hand``); -1 (``NONE``) for an empty or unbought slot."""
+    chain_lengths: np.ndarray
+    """(n, 2, 3) int64: the cards in each chain. Encoding: by seat number and slot; 0 for an empty
+    slot."""
+    slots: np.ndarray
+    """(n, 2) int64: the chain slots each seat has. Encoding: by seat number: 2, or 3 once it bought the
+    third."""
+    coins: np.ndarray
+    """(n, 2) int64: each seat's coins. Encoding: by seat number."""
+    trade_counts: np.ndarray
+    """(n, 8) int64: the cards in the trade area. Encoding: a count per stone id."""
+    discard: np.ndarray
+    """(n, 104) int8 / int64: the discard pile, bottom card first. Encoding: stone ids, -1 (``NONE``) past
+    the top card."""
+    removed_counts: np.ndarray
+    """(n, 8) int64: the cards sold out of play. Encoding: a count per stone id."""
+    pending: np.ndarray
+    """(n,) int64: the stone waiting for a chain while a chain must be sold. Encoding: a stone id in the
+    sell phase, else -1 (``NONE``)."""
+    resume: np.ndarray
+    """(n,) int64: the decision a sale interrupted, where play goes on after it. Encoding: a ``Phase`` in
+    the sell phase, else -1 (``NONE``)."""
+    deck_size: np.ndarray
+    """(n,) int64: the cards left in the deck. Encoding: 0 to 104."""
+    turn: np.ndarray
+    """(n,) int64: the turns started so far. Encoding: 1 during the first."""
+    round_id: np.ndarray
+    """(n,) int64: the game's id (a game is its own round); with ``step`` it names the decision, for
+    strategies that seed their randomness per decision. Encoding: an id; it says nothing of the cards."""
+    step: np.ndarray
+    """(n,) int64: the decisions taken so far in the game. Encoding: 0 at the first."""
+    third_chain_cost: np.ndarray
+    """(n,) int64: the price of the third chain. Encoding: coins."""
 
     def unseen_counts(self, row: int) -> np.ndarray:
         """(8,) the cards of each stone the player has not seen: the deck plus the opponent's hand."""

@@ -18,7 +18,7 @@ from sim.games import Game
 from sim.ginrummy import fast, rules
 from sim.ginrummy.engine import Game as GinGame
 from sim.ginrummy.engine import Hand
-from sim.ginrummy.observation import ENCODED_SIZE, NUM_ACTIONS, action_name, encode, parse_action
+from sim.ginrummy.observation import ENCODED_SIZE, NUM_ACTIONS, Observation, action_name, encode, parse_action
 from sim.play import games_player, rounds_player
 
 PACKS = BlockDealer(range(52))  # deal i of a seed and stream: sim.dealing
@@ -56,5 +56,6 @@ GAME = Game(
     view="sim.ginrummy.view",
     encode=encode,
     observation_size=ENCODED_SIZE,
+    observation=Observation,
     baseline="cs340",
 )

@@ -83,25 +83,51 @@ def knocked_card(action: int) -> int | None:
 class Observation(ArrayRecord):
     """One seat's view of ``n`` hands in which it is to move; arrays have ``n`` rows."""
 
-    seat: np.ndarray  # (n,) the seat to move
-    dealer: np.ndarray  # (n,)
-    phase: np.ndarray  # (n,) a ``Phase``
-    legal: np.ndarray  # (n, NUM_ACTIONS) bool
-    hand: np.ndarray  # (n,) int64 card bitmask of the cards held
-    top_discard: np.ndarray  # (n,) the face-up card, or ``NONE``
-    discard_pile: np.ndarray  # (n,) int64 bitmask of every card in the discard pile
-    took: np.ndarray  # (n,) int64 bitmask: cards this seat took from the pile and still holds
-    opponent_took: np.ndarray  # (n,) int64 bitmask: cards the opponent took from the pile and still holds
-    opponent_threw: np.ndarray  # (n,) int64 bitmask: every card the opponent discarded this hand
-    threw: np.ndarray  # (n,) int64 bitmask: every card this seat discarded this hand
-    taken: np.ndarray  # (n,) the card this seat just took from the pile (it may not throw it back), or ``NONE``
-    stock_size: np.ndarray  # (n,)
-    scores: np.ndarray  # (n, 2) game points of each seat before this hand (toward 100)
-    round_id: np.ndarray  # (n,) int64 the hand's id (sim.api.round_id), for strategies that seed per decision
+    seat: np.ndarray
+    """(n,) int64: the seat to move. Encoding: 0 or 1."""
+    dealer: np.ndarray
+    """(n,) int64: the dealer of the hand. Encoding: 0 or 1; the other seat draws first."""
+    phase: np.ndarray
+    """(n,) int64: the step of the turn. Encoding: a ``Phase``: 0 draw, 1 discard (or knock), 2 over."""
+    legal: np.ndarray
+    """(n, 106) bool: the actions it may take (``legal_mask`` is the same array). Encoding: True where the
+    action is legal: 0 to 51 discard the card of that id, 52 draws from the stock (``DRAW_STOCK``), 53
+    takes the discard pile's top card (``DRAW_DISCARD``), 54 + card knocks, discarding that card
+    face down (``KNOCK``)."""
+    hand: np.ndarray
+    """(n,) int64: the cards it holds. Encoding: a card bitmask, bit c for card id c (``sim.cards``: 13 ×
+    suit + rank, suits clubs, diamonds, hearts, spades, rank 0 the ace up to 12 the king)."""
+    top_discard: np.ndarray
+    """(n,) int64: the face-up card on top of the discard pile. Encoding: a card id, -1 (``NONE``) for an
+    empty pile."""
+    discard_pile: np.ndarray
+    """(n,) int64: every card in the discard pile. Encoding: a card bitmask."""
+    took: np.ndarray
+    """(n,) int64: the cards this seat took from the discard pile and still holds. Encoding: a card
+    bitmask."""
+    opponent_took: np.ndarray
+    """(n,) int64: the cards the opponent took from the discard pile and still holds. Encoding: a card
+    bitmask."""
+    opponent_threw: np.ndarray
+    """(n,) int64: every card the opponent discarded this hand. Encoding: a card bitmask."""
+    threw: np.ndarray
+    """(n,) int64: every card this seat discarded this hand. Encoding: a card bitmask."""
+    taken: np.ndarray
+    """(n,) int64: the card this seat just took from the discard pile, which it may not throw back this
+    turn. Encoding: a card id, -1 (``NONE``) if it took none."""
+    stock_size: np.ndarray
+    """(n,) int64: the cards left in the stock. Encoding: 0 to 31."""
+    scores: np.ndarray
+    """(n, 2) int64: each seat's game points before this hand (a game is won at 100). Encoding: by seat
+    number."""
+    round_id: np.ndarray
+    """(n,) int64: the hand's id (``sim.api.round_id``), for strategies that seed their randomness per
+    decision. Encoding: an id; it says nothing of the cards."""
 
     @property
     def legal_mask(self) -> np.ndarray:
-        """(n, NUM_ACTIONS) bool, True where the action is legal (``sim.api``'s convention)."""
+        """(n, 106) bool: the actions it may take, every game's convention (``sim.api``): ``legal`` itself.
+        Encoding: as ``legal``."""
         return self.legal
 
 

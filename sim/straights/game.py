@@ -16,7 +16,7 @@ from sim.play import games_player, rounds_player
 from sim.straights import fast, rules
 from sim.straights.engine import Game as StraightsGame
 from sim.straights.engine import Round
-from sim.straights.observation import ENCODED_SIZE, encode
+from sim.straights.observation import ENCODED_SIZE, Observation, encode
 
 PACKS = BlockDealer(range(NUM_CARDS))  # deal i of a seed and stream: sim.dealing
 
@@ -61,5 +61,6 @@ GAME = Game(
     view="sim.straights.view",
     encode=encode,
     observation_size=ENCODED_SIZE,
+    observation=Observation,
     baseline="first-legal",
 )

@@ -77,63 +77,75 @@ class Observation:
 
     @property
     def seat(self) -> np.ndarray:
-        """(n,) the seat to move, 0..3."""
+        """(n,) int64: the seat to move. Encoding: 0 to 3; play passes from seat s to seat s + 1 (mod 4)."""
         return self._field("seat")
 
     @property
     def hand(self) -> np.ndarray:
-        """(n, 13) the card ids dealt to this seat, in dealt order (including cards since played)."""
+        """(n, 13) int8 / int64: the 13 cards dealt to this seat, in dealt order, those since played or
+        discarded included. Encoding: card ids, 13 × suit + rank: suits clubs, diamonds, hearts, spades
+        (0 to 3), rank 0 the ace up to 12 the king (``sim.cards``)."""
         return self._field("hand")
 
     @property
     def held(self) -> np.ndarray:
-        """(n,) bitmask over hand positions: bit i set while ``hand[:, i]`` is still held."""
+        """(n,) int64: which of its dealt cards it still holds. Encoding: a bit mask over hand positions:
+        bit i set while ``hand[:, i]`` is held."""
         return self._field("held")
 
     @property
     def legal(self) -> np.ndarray:
-        """(n,) bitmask over hand positions of the legal plays; 0 means the seat must discard."""
+        """(n,) int64: its legal plays. Encoding: a bit mask over hand positions (bit i: ``hand[:, i]``);
+        0 when it has none and must discard."""
         return self._field("legal")
 
     @property
     def options(self) -> np.ndarray:
-        """(n,) bitmask over hand positions of the legal actions: ``legal``, or ``held`` when that is 0."""
+        """(n,) int64: the actions it may take: its legal plays, or every card it holds when it has none
+        (it then discards one). Encoding: a bit mask over hand positions (bit i: ``hand[:, i]``)."""
         return self._field("options")
 
     @property
     def legal_mask(self) -> np.ndarray:
-        """(n, 52) bool, True at the card ids of the legal actions (``sim.api``'s convention for every game;
-        ``options`` says the same over hand positions, which is what this game's strategies read)."""
+        """(n, 52) bool: the actions it may take, over card ids: every game's convention (``sim.api``),
+        the same as ``options``, which this game's strategies read. Encoding: True at the card id of
+        each action (playing or discarding that card)."""
         return self._field("legal_mask")
 
     @property
     def table(self) -> np.ndarray:
-        """(n,) int64 card bitmask of the cards on the table."""
+        """(n,) int64: the cards played face up so far. Encoding: a card bitmask: bit c set for card id c."""
         return self._field("table")
 
     @property
     def step(self) -> np.ndarray:
-        """(n,) how many actions the round has seen so far, 0..51."""
+        """(n,) int64: the actions the round has seen so far. Encoding: 0 to 51; step 0 plays the 7 of
+        spades."""
         return self._field("step")
 
     @property
     def history(self) -> np.ndarray:
-        """(n, 52) int8 action log: card played at each step, ``DISCARDED`` or ``NOT_YET``."""
+        """(n, 52) int8: the round's public action log, one entry per step. Encoding: the card id played
+        at step t, -1 (``DISCARDED``) for a face-down discard, -2 (``NOT_YET``) for a step to come; step
+        t was the turn of seat (leader + t) mod 4, the leader being ``(seat - step) % 4``."""
         return self._field("history")
 
     @property
     def cards_left(self) -> np.ndarray:
-        """(n, 4) how many cards each seat still holds."""
+        """(n, 4) int64: how many cards each seat still holds. Encoding: by seat number, 0 to 13."""
         return self._field("cards_left")
 
     @property
     def scores(self) -> np.ndarray:
-        """(n, 4) game scores before this round."""
+        """(n, 4) int64: the game scores before this round: points against, and the game ends once a
+        seat has 80 or more. Encoding: by seat number."""
         return self._field("scores")
 
     @property
     def round_id(self) -> np.ndarray:
-        """(n,) int64 a stable id of the round (its deal number), for strategies that seed per decision."""
+        """(n,) int64: a stable id of the round (its deal number; in whole games ``sim.api.round_id``), for
+        strategies that seed their randomness per decision. Encoding: an id; it says nothing of the
+        cards."""
         return self._field("round_id")
 
     def legal_cards_mask(self) -> np.ndarray:
