@@ -47,6 +47,14 @@ test: $(INSTALLED_TEST) browser
 	$(BIN)/ruff format --check sim strategies experiments benchmarks
 	$(BIN)/mypy
 
+# The cluster's fault tests (tests/cluster/test_faults.py, about 2 minutes, as root): four machines as
+# network namespaces, a worker's and the client's link cut, the scheduler restarted, a slow worker.
+# `make test` runs the machines' own tests (isolation, nothing left behind) and skips these.
+.PHONY: test-cluster
+test-cluster: $(INSTALLED_TEST)
+	$(BIN)/python -m sim.warm
+	$(BIN)/python -m pytest -p no:xdist -m faults tests/cluster
+
 bench: $(INSTALLED)
 	$(BIN)/python -m benchmarks.run
 	$(BIN)/python -m benchmarks.deadwood

@@ -8,6 +8,7 @@ kept (status 130), and a reader that goes away (``cardsim strategies | head``) e
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 import tomllib
 from pathlib import Path
@@ -44,6 +45,11 @@ BACKENDS = ("loky", "dask")
 
 class UsageError(Exception):
     """A problem with what the user asked for, reported in one line."""
+
+
+class ClusterLost(Exception):
+    """The Dask scheduler was lost mid-run (a cut link, a restarted scheduler): one line saying what
+    was kept, exit status 1."""
 
 
 MAX_COUNT = 10**15  # rounds, deals, chunk sizes: years of play at millions a second
@@ -169,6 +175,14 @@ def command_tournament(args: argparse.Namespace) -> int:
         )
         _say_resumption(plan, store, out)
         result = tournament.run(plan, store, jobs=jobs, backend=backend, progress=not args.quiet)
+    except BaseException as error:
+        if client is not None and _lost_scheduler(client, error):
+            kept = len(RunStore(out).finished_chunks())
+            raise ClusterLost(
+                f"lost the Dask scheduler at {shown(str(settings.get('scheduler')))} mid-run; the {kept} of "
+                f"{plan.num_chunks} chunks played so far are kept in {out}/: run the same command again to resume"
+            ) from None
+        raise
     finally:
         if client is not None:
             client.close()
@@ -222,6 +236,15 @@ def _run_jobs(requested: int | None, client) -> int:
     return cores if requested is None else _jobs(requested, cores)
 
 
+def _lost_scheduler(client, error: BaseException) -> bool:
+    """Whether ``error``, raised mid-run, means the Dask client lost its scheduler: Dask then cancels
+    every task the client had (an asyncio CancelledError, even when it reconnects: a scheduler that
+    lost a client forgets its tasks), or the client has closed."""
+    import asyncio
+
+    return isinstance(error, asyncio.CancelledError) or (isinstance(error, Exception) and client.status != "running")
+
+
 def _dask_client(scheduler: str | None):
     """Connect joblib's dask backend to the scheduler at ``scheduler``."""
     if not scheduler:
@@ -231,15 +254,22 @@ def _dask_client(scheduler: str | None):
     except ImportError:
         raise UsageError("--backend dask needs dask[distributed]: pip install 'cardsim[cluster]'") from None
     try:
-        return Client(scheduler, timeout=SCHEDULER_TIMEOUT)
+        client = Client(scheduler, timeout=SCHEDULER_TIMEOUT)
     except (OSError, TimeoutError, ValueError) as error:  # ValueError: an address Dask cannot read
         raise UsageError(f"cannot reach the Dask scheduler at {shown(scheduler)}: {clipped(str(error))}") from None
+    # Losing the scheduler mid-run is said in one line (ClusterLost), not in the client's log as well,
+    # nor as the traceback of a result it was fetching (logged by tornado, whose loop runs the client).
+    for logger in ("distributed.client", "tornado.application"):
+        logging.getLogger(logger).setLevel(logging.CRITICAL)
+    return client
 
 
 def command_report(args: argparse.Namespace) -> int:
     from sim import tournament
     from sim.report import format_summary
 
+    if (Path(args.run_dir) / "league.json").exists():
+        return _report_league(Path(args.run_dir))
     store = RunStore(args.run_dir)
     plan = tournament.stored_plan(store)
     stored = tournament.check_chunks(plan, store)
@@ -653,7 +683,7 @@ def main(argv: list[str] | None = None) -> int:
     ) as error:
         print(f"cardsim {args.command}: {error}", file=sys.stderr)
         return 2
-    except StrategyFault as error:  # raised here or in a worker (joblib and Dask raise it again here)
+    except (StrategyFault, ClusterLost) as error:  # StrategyFault: here or in a worker (joblib and Dask raise it here)
         print(f"cardsim {args.command}: {error}", file=sys.stderr)
         return FAILED_STATUS
     except KeyboardInterrupt:
