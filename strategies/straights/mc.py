@@ -344,7 +344,3 @@ class OracleLookahead(Cheater, StraightsLookahead):
         if ((scripts == NOT_YET) & past).any() or ((history >= 0) & (scripts != history)).any():
             raise RuntimeError("oracle-mc's Truth missed actions: play with the strategies Truth.watch returns")
         return Worlds(truth.deals[rows][:, None, :], scripts[:, None, :])
-
-
-# mc beats heuristic by a wide margin in duplicate play (docs/straights-strategies.md).
-strategies.register_alias("straights", "best", "mc")

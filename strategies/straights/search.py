@@ -9,8 +9,9 @@
   explains best (``softness`` 0), or draws them weighted by ``softness ** mismatches``. A heuristic
   player's plays say much about what it holds: which of its legal cards it chose, and which it kept.
 * **An exact endgame.** Once at most ``endgame`` cards are left in all hands, the rest of the round is
-  solved open-handed in each world (``strategies.straights.solver``, rule ``maxn``: every seat
-  minimises its own points, or ``paranoid``: the others gang up on us). Before that, each candidate is
+  solved open-handed in each world (``strategies.straights.solver``, rule ``paranoid``: the others
+  gang up on us, or ``maxn``: every seat minimises its own points; paranoid played better, by 0.35
+  points a round on 300 deals, docs/search.md). Before that, each candidate is
   played on by the rollout policy up to the endgame, which is then solved.
 
 A world's value is mc's ``margin``: our points minus the mean of the others' (times four minus the
@@ -99,7 +100,7 @@ class SolverSearch(MonteCarloLookahead):
         oversample: Annotated[int, Between(1, MAX_OVERSAMPLE)] = 32,
         softness: Annotated[float, Between(0.0, 1.0)] = 0.0,
         endgame: Annotated[int, Between(0, MAX_ENDGAME)] = 12,
-        rule: Annotated[str, OneOf(tuple(RULE_NAMES))] = "maxn",
+        rule: Annotated[str, OneOf(tuple(RULE_NAMES))] = "paranoid",
     ) -> None:
         super().__init__(samples, rollout, seed, "margin", confidence)
         self.oversample = oversample

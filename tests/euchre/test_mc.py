@@ -160,7 +160,7 @@ def test_registry_lists_mc_and_marks_the_oracle_as_cheating():
         "confidence": 1.5,
         "oversample": 8,
     }
-    assert strategies.info("euchre", "best").name == "mc"
+    assert strategies.info("euchre", "best").name == "search"  # docs/search.md
     assert listed["oracle-mc"].cheating and listed["oracle-mc"].description.startswith("CHEATS:")
     assert not listed["mc"].cheating
 

@@ -8,6 +8,7 @@ import pytest
 import strategies
 from sim.cards import mask_of
 from sim.euchre import rules
+from sim.crosscheck import crosscheck
 from sim.euchre.engine import Hand
 from sim.euchre.game import GAME
 from sim.euchre.observation import DISCARD_STEP, NONE, SCRIPT_STEPS, Phase
@@ -116,3 +117,9 @@ def test_search_chooses_legal_actions_reproducibly(spec):
         assert action == int(second.choose(observation)[0])
         decisions += 1
     assert decisions > 50
+
+
+def test_search_plays_the_same_in_both_engines():
+    """search decides from the observation alone, one decision at a time or a batch at once."""
+    report = crosscheck("euchre", rounds=12, seed=31, strategies=["search:samples=16", "heuristic"] * 2, jobs=1)
+    assert report.ok, report.format()

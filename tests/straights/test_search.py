@@ -8,6 +8,7 @@ import pytest
 import strategies
 from sim.cards import mask_of
 from sim.straights import rules
+from sim.crosscheck import crosscheck
 from sim.straights.engine import Round
 from sim.straights.game import GAME
 from strategies.straights.search import margin, state_at
@@ -87,3 +88,10 @@ def test_search_chooses_legal_actions_reproducibly(spec):
         assert action in state.legal_actions() and action == int(second.choose(observation)[0])
         count += 1
     assert count == 104
+
+
+def test_search_plays_the_same_in_both_engines():
+    """search decides from the observation alone, one decision at a time or a batch at once."""
+    lineup = ["search:samples=8,oversample=4", "heuristic", "heuristic", "heuristic"]
+    report = crosscheck("straights", rounds=6, seed=32, strategies=lineup, jobs=1)
+    assert report.ok, report.format()
