@@ -7,12 +7,23 @@ game shares, playing cards ("7S", "TD") and ``"back"``; a game with cards of its
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from sim.cards import RANKS, SUITS, parse_card, rank_of, suit_of
 
 WIDTH, HEIGHT = 70, 100
 SUIT_SYMBOLS = ("\u2663", "\u2666", "\u2665", "\u2660")  # clubs, diamonds, hearts, spades, in SUITS order
 RED_SUITS = (1, 2)
 RANK_LABELS = tuple("10" if rank == "T" else rank for rank in RANKS)
+
+
+def card_text(card: int) -> str:
+    """A card as people write it: ``J♥``, ``10♠``."""
+    return RANK_LABELS[rank_of(card)] + SUIT_SYMBOLS[suit_of(card)]
+
+
+def cards_text(cards: Iterable[int]) -> str:
+    return " ".join(map(card_text, cards))
 
 
 def card_frame(body: str, fill: str = "#ffffff") -> str:

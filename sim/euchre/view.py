@@ -19,8 +19,10 @@ from sim.cards import SUIT_NAMES, card_name, suit_of
 from sim.euchre import rules
 from sim.euchre.engine import Game, Hand
 from sim.euchre.observation import NONE, ORDER_UP, PASS, Phase, action_name, ordered_suit
-from sim.euchre.words import BLURB, RULES, TITLE, card_text, object_name, team_names
+from sim.euchre.words import BLURB, RULES, TITLE, team_names
 from sim.numbers import amount
+from sim.people import object_name
+from sim.pictures import card_text
 
 __all__ = ["BLURB", "PICTURE", "RULES", "TITLE", "action_face", "layout", "move_label", "table"]
 

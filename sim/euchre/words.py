@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from sim.cards import SUIT_NAMES, rank_of, suit_of
+from sim.cards import SUIT_NAMES
 from sim.euchre import rules
 from sim.euchre.engine import (
     Discarded,
@@ -26,10 +26,10 @@ from sim.euchre.engine import (
     TrickTaken,
 )
 from sim.numbers import amount
-from sim.pictures import RANK_LABELS, SUIT_SYMBOLS
+from sim.people import YOU, verb
+from sim.pictures import card_text, cards_text
 
 TABLE_NAMES = ("South", "West", "North", "East")  # cardsim play euchre's seats: you sit South, your partner North
-YOU = "You"  # the person's name at the web table: its verbs are conjugated for it
 
 TITLE = "Euchre"
 BLURB = "Two partnerships, a 24-card pack: make trump, then take three of the five tricks."
@@ -66,25 +66,6 @@ def event_lines(event: Event, names: tuple[str, ...]) -> list[str]:
 
 
 # --------------------------------------------------------------------------- the web table's words
-
-
-def card_text(card: int) -> str:
-    """A card as people write it: ``J♥``, ``10♠``."""
-    return RANK_LABELS[rank_of(card)] + SUIT_SYMBOLS[suit_of(card)]
-
-
-def cards_text(cards: Iterable[int]) -> str:
-    return " ".join(map(card_text, cards))
-
-
-def verb(name: str, plain: str, third: str) -> str:
-    """``name`` and the verb that agrees with it: "You pass", "West passes"."""
-    return f"{name} {plain if name == YOU else third}"
-
-
-def object_name(name: str) -> str:
-    """``name`` inside a sentence: "dealt by you"."""
-    return "you" if name == YOU else name
 
 
 def hand_started_line(number: int, dealer: str, upcard: int) -> str:

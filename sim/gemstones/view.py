@@ -21,8 +21,9 @@ from sim.api import Score, TableView, ViewRow, Zone
 from sim.gemstones import rules
 from sim.gemstones.engine import NUM_PLAYERS, State, winner_of
 from sim.gemstones.observation import BUY, CHAIN, DISCARD, PASS, PLAY, SELL, Phase
-from sim.gemstones.words import BLURB, RULES, TITLE, YOU, turn_line, verb
+from sim.gemstones.words import BLURB, RULES, TITLE, turn_line
 from sim.numbers import amount
+from sim.people import YOU, verb
 from sim.pictures import WIDTH, card_frame
 
 __all__ = ["BLURB", "PICTURE", "RULES", "TITLE", "action_face", "layout", "move_label", "picture", "table"]

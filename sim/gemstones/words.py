@@ -28,9 +28,9 @@ from sim.gemstones.engine import (
 )
 from sim.gemstones.savefile import MAX_NAME_LENGTH
 from sim.numbers import amount
+from sim.people import YOU, verb
 
 SOURCE_NAMES = {"offer": "the offer", "hand": "the hand", "trade": "the trade area"}
-YOU = "You"  # the person's name at the web table: its verbs are conjugated for it
 
 TITLE = "Gemstones"
 BLURB = "Two players chain gemstone cards from hand and trade area, and sell the chains for coins."
@@ -103,11 +103,6 @@ def a_stone(stone: int) -> str:
     """A stone with its article: "a Ruby", "an Emerald"."""
     name = rules.STONES[stone]
     return f"{'an' if name[0] in 'AEIOU' else 'a'} {name}"
-
-
-def verb(name: str, plain: str, third: str) -> str:
-    """``name`` and the verb that agrees with it: "You chain", "North chains"."""
-    return f"{name} {plain if name == YOU else third}"
 
 
 def their(name: str) -> str:

@@ -22,8 +22,10 @@ from sim.cards import card_name, cards_in, format_cards
 from sim.ginrummy import rules
 from sim.ginrummy.engine import Game, Hand, HandEnded
 from sim.ginrummy.observation import DRAW_DISCARD, DRAW_STOCK, Phase, knocked_card
-from sim.ginrummy.words import BLURB, RULES, TITLE, card_text, object_name
+from sim.ginrummy.words import BLURB, RULES, TITLE
 from sim.numbers import amount
+from sim.people import object_name
+from sim.pictures import card_text
 
 __all__ = ["BLURB", "PICTURE", "RULES", "TITLE", "action_face", "layout", "move_label", "table"]
 

@@ -12,15 +12,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from sim.cards import card_name, format_cards, rank_of, suit_of
+from sim.cards import card_name, format_cards
 from sim.ginrummy import rules
 from sim.ginrummy.engine import Discarded, Drew, Event, GameEnded, HandEnded, HandVoid, Knocked, Layout, ScoresChanged
 from sim.numbers import amount
-from sim.pictures import RANK_LABELS, SUIT_SYMBOLS
+from sim.people import YOU as PERSON
+from sim.people import verb
+from sim.pictures import card_text, cards_text
 
 YOU, COMPUTER = 0, 1
 NAMES = ("you", "the computer")
-PERSON = "You"  # the person's name at the web table: its verbs are conjugated for it
 
 TITLE = "Gin Rummy"
 BLURB = "Two players draw and discard to meld runs and sets; knock with 10 or less unmatched, or go gin."
@@ -118,25 +119,6 @@ def event_lines(event: Event, target: int) -> list[str]:
 
 
 # --------------------------------------------------------------------------- the web table's words
-
-
-def card_text(card: int) -> str:
-    """A card as people write it: ``10♥``, ``7♠``."""
-    return RANK_LABELS[rank_of(card)] + SUIT_SYMBOLS[suit_of(card)]
-
-
-def cards_text(cards: Iterable[int]) -> str:
-    return " ".join(map(card_text, cards))
-
-
-def verb(name: str, plain: str, third: str) -> str:
-    """``name`` and the verb that agrees with it: "You draw", "North draws"."""
-    return f"{name} {plain if name == PERSON else third}"
-
-
-def object_name(name: str) -> str:
-    """``name`` inside a sentence: "dealt by you"."""
-    return "you" if name == PERSON else name
 
 
 def possessive(name: str) -> str:

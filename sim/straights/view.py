@@ -16,10 +16,10 @@ from typing import Any
 from sim.api import Score, TableView, ViewRow, Zone
 from sim.cards import RANKS, SUIT_NAMES, card_name, cards_in, parse_card, rank_of, suit_of
 from sim.numbers import amount
-from sim.pictures import SUIT_SYMBOLS
+from sim.pictures import SUIT_SYMBOLS, card_text
 from sim.straights import rules
 from sim.straights.engine import Game, Round
-from sim.straights.words import BLURB, RULES, TITLE, card_text
+from sim.straights.words import BLURB, RULES, TITLE
 
 __all__ = ["BLURB", "PICTURE", "RULES", "TITLE", "action_face", "layout", "move_label", "table"]
 

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from sim.cards import card_name, rank_of, suit_of
+from sim.cards import card_name
 from sim.numbers import amount
-from sim.pictures import RANK_LABELS, SUIT_SYMBOLS
+from sim.people import YOU, verb
+from sim.pictures import card_text, cards_text
 from sim.straights import rules
 from sim.straights.engine import Discarded, Event, GameEnded, Played, RoundEnded, RoundStarted
-
-YOU = "You"  # the person's name at the web table: its verbs are conjugated for it
 
 TITLE = "Straights"
 BLURB = "Four players build the suits up and down from the sevens; every card you cannot play costs its rank."
@@ -52,20 +51,6 @@ def event_lines(event: Event) -> list[str]:
 
 
 # --------------------------------------------------------------------------- the web table's words
-
-
-def card_text(card: int) -> str:
-    """A card as people write it: ``10♥``, ``7♠``."""
-    return RANK_LABELS[rank_of(card)] + SUIT_SYMBOLS[suit_of(card)]
-
-
-def cards_text(cards: Iterable[int]) -> str:
-    return " ".join(map(card_text, cards))
-
-
-def verb(name: str, plain: str, third: str) -> str:
-    """``name`` and the verb that agrees with it: "You play", "West plays"."""
-    return f"{name} {plain if name == YOU else third}"
 
 
 def names_text(names: Sequence[str]) -> str:

@@ -52,6 +52,7 @@ from typing import Any
 import strategies
 from sim.api import GameState, State, Strategy, StrategyFault, TableView
 from sim.games import Game
+from sim.people import YOU
 from sim.play import choose_one, reference_state
 from sim.web.bots import BotThreads
 
@@ -64,7 +65,6 @@ HINT_MOVES = 4  # the moves an explanation names
 RECORD_FORMAT = "cardsim-table-record"  # a record's "format"; sim.replay plays it back
 RECORD_VERSION = 1
 WHERE = "web tables"  # how strategies' refusals name the web table ("... so web tables do not seat it")
-YOU = "You"
 # Where each other seat sits, by how many seats after the person's it comes (play goes to the left).
 POSITIONS = {2: ("you", "across"), 4: ("you", "left", "across", "right")}
 POSITION_NAMES = {"you": YOU, "left": "West", "across": "North", "right": "East"}
