@@ -31,7 +31,11 @@ DEFAULT_HOST = "127.0.0.1"  # this machine only: the table has no accounts
 DEFAULT_PORT = 8000
 HEADERS_SECONDS = 10.0  # from connecting, or from the last answer, to a request's last header line
 MAX_CONNECTIONS = 256  # open at once; a browser opens about six, and the process may hold 1,024 files
-SHUTDOWN_SECONDS = 0.5  # for requests under way at Ctrl-C (each is short: bots never hold one)
+SHUTDOWN_SECONDS = 0.25  # for requests under way at Ctrl-C (each is short: bots never hold one)
+# How long a thread holds the interpreter before another may run (Python's default is 5 ms). A bot
+# written in Python keeps a bot thread busy; a request needs the interpreter back hundreds of times
+# (every call into compiled code lets it go), so at 5 ms a page waits seconds behind two busy bots.
+SWITCH_SECONDS = 0.0005
 
 
 class ServeError(OSError):
@@ -138,4 +142,5 @@ def serve(
     tables = Tables(seating=Seating(policy_folder), think_seconds=think_seconds)
     print(f"cardsim web table at {address(listener)} (Ctrl-C stops it)", file=out, flush=True)
     logging.getLogger("uvicorn.error").addFilter(QuietShutdown())
+    sys.setswitchinterval(SWITCH_SECONDS)
     uvicorn.Server(server_config(tables)).run(sockets=[listener])
