@@ -26,7 +26,6 @@ from sim.results import RunStore
 from strategies.montecarlo import Truth
 
 RESULTS = Path(__file__).resolve().parent.parent / "results" / "experiments"
-BEGIN, END = "<!-- results:begin -->", "<!-- results:end -->"
 
 
 @dataclass(frozen=True)
@@ -144,10 +143,12 @@ def table(records: list[Record], confidence: float) -> str:
     return "\n".join(lines)
 
 
-def replace_results(doc: Path, text: str) -> None:
-    """Put ``text`` between the page's results markers, replacing what was there."""
+def replace_results(doc: Path, text: str, block: str = "results") -> None:
+    """Put ``text`` between the page's ``<!-- {block}:begin -->`` and ``<!-- {block}:end -->`` markers,
+    replacing what was there."""
+    begin, end = f"<!-- {block}:begin -->", f"<!-- {block}:end -->"
     page = doc.read_text()
-    if BEGIN not in page or END not in page:
-        raise ValueError(f"{doc} has no {BEGIN} ... {END} block to fill")
-    block = f"{BEGIN}\n{text}\n{END}"
-    doc.write_text(re.sub(f"{re.escape(BEGIN)}.*?{re.escape(END)}", lambda _: block, page, flags=re.S))
+    if begin not in page or end not in page:
+        raise ValueError(f"{doc} has no {begin} ... {end} block to fill")
+    filled = f"{begin}\n{text}\n{end}"
+    doc.write_text(re.sub(f"{re.escape(begin)}.*?{re.escape(end)}", lambda _: filled, page, flags=re.S))

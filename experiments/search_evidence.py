@@ -1,7 +1,11 @@
 """Evidence for the solver-backed searches (issue 39): search against today's mc, written to docs/search.md.
 
-    python -m experiments.search_evidence [--euchre-games 1000] [--euchre-deals 2000] [--straights-deals 2000]
-        [--ablation-deals 1000] [--jobs 2]
+    python -m experiments.search_evidence [--game G ...] [--euchre-games 1000] [--euchre-deals 2000]
+        [--straights-deals 2000] [--ablation-deals 1000] [--ginrummy-games 1000] [--gemstones-games 1000]
+        [--jobs 2]
+
+Each game's section of the page is played and rewritten on its own (``--game``, repeated; all four
+by default): the others stay as they were.
 
 Euchre: whole games to 10 of ``search`` against ``mc``, each game in both partnership seatings (the
 tournament runner's duplicate games); the points a hand of each against the other over duplicate
@@ -11,13 +15,17 @@ table with two heuristic seats, in every duplicate seating (``cardsim tournament
 the share of the gap each closes against heuristic (``experiments.straights_strategies``). Then each
 part on its own (ablations) against mc, and decision times on the reference engine, one observation
 per call as ``cardsim play`` asks. Every run folder is kept under results/experiments/, so an
-interrupted run resumes; fresh seeds, never the ones the settings were tried on.
+interrupted run resumes; fresh seeds, never the ones the settings were tried on. Gin Rummy and
+Gemstones: whole games against ``mc`` and against the game's simplest fair baseline, each deal played
+in both seats (``experiments.head_to_head``), the points (or coins) a game against mc, each part on
+its own against mc, and decision times.
 """
 
 from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -28,12 +36,18 @@ from experiments import straights_strategies as straights
 from experiments.head_to_head import RESULTS
 from sim import stats, tournament
 from sim.results import RunStore
+from strategies.gemstones.mc import truth_of as gemstones_truth
+from strategies.ginrummy.mc import truth_of as ginrummy_truth
+from strategies.montecarlo import Truth
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "search.md"
 CONFIDENCE = 0.95
-EUCHRE_SEED, STRAIGHTS_SEED = 3901, 3902
+EUCHRE_SEED, STRAIGHTS_SEED, GINRUMMY_SEED, GEMSTONES_SEED = 3901, 3902, 3911, 3921
+GAMES = ("euchre", "straights", "ginrummy", "gemstones")
 EUCHRE_ABLATIONS = ("search:oversample=1", "search:bids=rollout", "search:bids=table", "search:softness=0.3")
 STRAIGHTS_ABLATIONS = ("search:oversample=1", "search:endgame=0", "search:rule=maxn", "search:oversample=8")
+GINRUMMY_ABLATIONS: tuple[str, ...] = ()
+GEMSTONES_ABLATIONS: tuple[str, ...] = ()
 TIMING_HANDS = 30
 
 
@@ -73,59 +87,20 @@ def times_row(name: str, seconds: np.ndarray) -> str:
     )
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--euchre-games", type=count_argument, default=1_000, help="games, each in both seatings")
-    parser.add_argument(
-        "--euchre-deals", type=count_argument, default=2_000, help="deals for points a hand and the gap"
-    )
-    parser.add_argument("--straights-deals", type=count_argument, default=2_000)
-    parser.add_argument("--ablation-deals", type=count_argument, default=1_000)
-    parser.add_argument("--jobs", type=jobs_argument, default=2)
-    args = parser.parse_args()
-    began = time.time()
+def euchre_section(args: argparse.Namespace) -> str:
+    """Euchre: whole games and points a hand against mc, the gap closed, each part, decision times."""
     wins, played, win_rate = euchre_games("search", "mc", args.euchre_games, EUCHRE_SEED, args.jobs)
     hands = euchre.measure("search", "mc", args.euchre_deals, EUCHRE_SEED, args.jobs)
-    euchre_margins = {
+    margins = {
         spec: euchre.margins(spec, EUCHRE_SEED, args.euchre_deals, args.jobs) for spec in ("search", "mc", "oracle-mc")
     }
-    euchre_parts = [(spec, euchre.measure(spec, "mc", args.ablation_deals, EUCHRE_SEED + 1, args.jobs).difference)
-                    for spec in EUCHRE_ABLATIONS]  # fmt: skip
-    table = straights_table("search", "mc", args.straights_deals, STRAIGHTS_SEED, args.jobs)
-    settings = straights.Settings(0, args.straights_deals, 0, 128, 0, args.jobs)
-    straights_margins = {
-        spec: straights.play_match(spec, "heuristic", args.straights_deals, settings)
-        for spec in ("search", "mc", "oracle-mc")
-    }
-    straights_parts = [(spec, straights_table(spec, "mc", args.ablation_deals, STRAIGHTS_SEED + 1, args.jobs))
-                       for spec in STRAIGHTS_ABLATIONS]  # fmt: skip
-    euchre_times = {
+    parts = [(spec, euchre.measure(spec, "mc", args.ablation_deals, EUCHRE_SEED + 1, args.jobs).difference)
+             for spec in EUCHRE_ABLATIONS]  # fmt: skip
+    times = {
         spec: head_to_head.decision_times("euchre", spec, "heuristic", (0, 2), EUCHRE_SEED + 2, TIMING_HANDS)
         for spec in ("search", "mc")
     }
-    straights_times = {
-        spec: head_to_head.decision_times("straights", spec, "heuristic", (0,), STRAIGHTS_SEED + 2, TIMING_HANDS // 6)
-        for spec in ("search", "mc")
-    }
-
-    def straights_margin(spec: str) -> np.ndarray:
-        match = straights_margins[spec]
-        return match.b_points - match.a_points  # heuristic's points minus A's: higher is better, as in Euchre
-
-    DOC.write_text(f"""# Solver-backed search (issue 39): the evidence
-
-Produced by `python -m experiments.search_evidence --euchre-games {args.euchre_games} --euchre-deals \
-{args.euchre_deals} --straights-deals {args.straights_deals} --ablation-deals {args.ablation_deals} --jobs {args.jobs}`
-({time.time() - began:.0f} s on this 2-core machine, fast engine; fresh seeds {EUCHRE_SEED} and {STRAIGHTS_SEED}
-and the next ones, never the deals the settings were tried on). Intervals are {CONFIDENCE:.0%}.
-
-`search` is each game's `mc` with the evaluation of a sampled world changed and inference added:
-strategies/euchre/search.py and strategies/straights/search.py say how, strategies/euchre/solver.py
-and strategies/straights/solver.py how the exact solvers work. Today's `mc` stays registered as it was.
-
-## Euchre
-
-Whole games to 10, each game played in both partnership seatings:
+    return f"""Whole games to 10, each game played in both partnership seatings:
 
 | A | B | games | A wins | A's win rate |
 | --- | --- | ---: | ---: | --- |
@@ -138,19 +113,37 @@ the heuristic-to-oracle gap closed (the delta method's interval):
 
 | strategy | points a hand v heuristic | gap closed |
 | --- | --- | --- |
-{gap_row("mc", euchre_margins["mc"], euchre_margins["oracle-mc"])}
-{gap_row("search", euchre_margins["search"], euchre_margins["oracle-mc"])}
-{gap_row("oracle-mc (cheats)", euchre_margins["oracle-mc"], euchre_margins["oracle-mc"])}
+{gap_row("mc", margins["mc"], margins["oracle-mc"])}
+{gap_row("search", margins["search"], margins["oracle-mc"])}
+{gap_row("oracle-mc (cheats)", margins["oracle-mc"], margins["oracle-mc"])}
 
 Each part against `mc` on {args.ablation_deals:,} other duplicate deals (points a hand, A minus mc):
 
-| A | A − mc |
-| --- | --- |
-{chr(10).join(f"| `{spec}` | {interval(value)} |" for spec, value in euchre_parts)}
+{parts_table(parts, "A − mc")}
 
-## Straights
+{times_table("euchre", times)}"""
 
-`search` and `mc` at one table with two `heuristic` seats, every duplicate seating of
+
+def straights_section(args: argparse.Namespace) -> str:
+    """Straights: search and mc at one table, the gap closed against heuristic, each part, decision times."""
+    table = straights_table("search", "mc", args.straights_deals, STRAIGHTS_SEED, args.jobs)
+    settings = straights.Settings(0, args.straights_deals, 0, 128, 0, args.jobs)
+    matches = {
+        spec: straights.play_match(spec, "heuristic", args.straights_deals, settings)
+        for spec in ("search", "mc", "oracle-mc")
+    }
+    parts = [(spec, straights_table(spec, "mc", args.ablation_deals, STRAIGHTS_SEED + 1, args.jobs))
+             for spec in STRAIGHTS_ABLATIONS]  # fmt: skip
+    times = {
+        spec: head_to_head.decision_times("straights", spec, "heuristic", (0,), STRAIGHTS_SEED + 2, TIMING_HANDS // 6)
+        for spec in ("search", "mc")
+    }
+
+    def margin(spec: str) -> np.ndarray:
+        match = matches[spec]
+        return match.b_points - match.a_points  # heuristic's points minus A's: higher is better, as in Euchre
+
+    return f"""`search` and `mc` at one table with two `heuristic` seats, every duplicate seating of
 {args.straights_deals:,} deals: `search` minus `mc` in points a round (fewer is better) {interval(table)}.
 
 Against `heuristic` (A, heuristic, A, heuristic in every seating) on the first {args.straights_deals:,} deals of
@@ -159,27 +152,113 @@ better) and the share of the heuristic-to-oracle gap closed:
 
 | strategy | heuristic − A, points a round | gap closed |
 | --- | --- | --- |
-{gap_row("mc", straights_margin("mc"), straights_margin("oracle-mc"))}
-{gap_row("search", straights_margin("search"), straights_margin("oracle-mc"))}
-{gap_row("oracle-mc (cheats)", straights_margin("oracle-mc"), straights_margin("oracle-mc"))}
+{gap_row("mc", margin("mc"), margin("oracle-mc"))}
+{gap_row("search", margin("search"), margin("oracle-mc"))}
+{gap_row("oracle-mc (cheats)", margin("oracle-mc"), margin("oracle-mc"))}
 
 Each part at the same kind of table with `mc`, on {args.ablation_deals:,} other deals (A minus mc, points a round):
 
-| A | A − mc |
-| --- | --- |
-{chr(10).join(f"| `{spec}` | {interval(value)} |" for spec, value in straights_parts)}
+{parts_table(parts, "A − mc")}
 
-## Decision times
+{times_table("straights", times)}"""
 
-One observation per call on the reference engine against heuristic, one core, decisions with a choice
-(milliseconds):
+
+def two_player_section(
+    game: str,
+    baseline: str,
+    games: int,
+    seed: int,
+    ablations: tuple[str, ...],
+    truth_of: Callable[[np.ndarray, np.ndarray], Truth],
+    args: argparse.Namespace,
+) -> str:
+    """Gin Rummy or Gemstones: whole games of search against mc and against ``baseline``, the points of
+    a hand against mc, each part against mc, decision times (``truth_of``: the game's, unused while
+    neither strategy cheats)."""
+    records = [head_to_head.play(game, "search", other, games, seed, args.jobs) for other in ("mc", baseline)]
+    margins = head_to_head.margins_against(game, "search", "mc", games, seed, truth_of, args.jobs)
+    parts = [
+        (spec, head_to_head.play(game, spec, "mc", args.ablation_games, seed + 1, args.jobs)) for spec in ablations
+    ]
+    times = {
+        spec: head_to_head.decision_times(game, spec, baseline, (0,), seed + 2, TIMING_HANDS // 10)
+        for spec in ("search", "mc")
+    }
+    unit = "coins" if game == "gemstones" else "points"
+    return f"""Whole games, each deal played in both seats (a draw counts half of A's score):
+
+{head_to_head.table(records, CONFIDENCE)}
+
+The first hand of each of the same {games:,} deals, `search`'s {unit} minus `mc`'s, both seats:
+{interval(stats.mean_interval(margins.astype(float) / 2, CONFIDENCE))} a hand.
+
+Each part on its own against `mc`, {args.ablation_games:,} other deals in both seats:
+
+{head_to_head.table([record for _, record in parts], CONFIDENCE) if parts else "(no parts: see the game's docs)"}
+
+{times_table(game, times)}"""
+
+
+def parts_table(parts: list[tuple[str, stats.Interval]], heading: str) -> str:
+    rows = "\n".join(f"| `{spec}` | {interval(value)} |" for spec, value in parts)
+    return f"| A | {heading} |\n| --- | --- |\n{rows}"
+
+
+def times_table(game: str, times: dict[str, np.ndarray]) -> str:
+    rows = "\n".join(times_row(spec, seconds) for spec, seconds in times.items())
+    return f"""Decision times: one observation per call on the reference engine, one core, decisions with a
+choice (milliseconds):
 
 | strategy | decisions | median | 90th percentile | slowest |
 | --- | ---: | ---: | ---: | ---: |
-{chr(10).join(times_row(f"Euchre {spec}", seconds) for spec, seconds in euchre_times.items())}
-{chr(10).join(times_row(f"Straights {spec}", seconds) for spec, seconds in straights_times.items())}
-""")
-    print(f"wrote {DOC}")
+{rows}"""
+
+
+SECTIONS = {
+    "euchre": euchre_section,
+    "straights": straights_section,
+    "ginrummy": lambda args: two_player_section(
+        "ginrummy", "simple", args.ginrummy_games, GINRUMMY_SEED, GINRUMMY_ABLATIONS, ginrummy_truth, args
+    ),
+    "gemstones": lambda args: two_player_section(
+        "gemstones", "heuristic", args.gemstones_games, GEMSTONES_SEED, GEMSTONES_ABLATIONS, gemstones_truth, args
+    ),
+}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", choices=GAMES, action="append", help="a section to play (default: every game)")
+    parser.add_argument("--euchre-games", type=count_argument, default=1_000, help="games, each in both seatings")
+    parser.add_argument(
+        "--euchre-deals", type=count_argument, default=2_000, help="deals for points a hand and the gap"
+    )
+    parser.add_argument("--straights-deals", type=count_argument, default=2_000)
+    parser.add_argument("--ablation-deals", type=count_argument, default=1_000, help="Euchre and Straights parts")
+    parser.add_argument("--ginrummy-games", type=count_argument, default=1_000, help="deals, each in both seats")
+    parser.add_argument("--gemstones-games", type=count_argument, default=1_000, help="deals, each in both seats")
+    parser.add_argument("--ablation-games", type=count_argument, default=200, help="Gin Rummy and Gemstones parts")
+    parser.add_argument("--jobs", type=jobs_argument, default=2)
+    args = parser.parse_args()
+    for game in args.game or GAMES:
+        began = time.time()
+        text = SECTIONS[game](args)
+        command = " ".join(["python -m experiments.search_evidence", *section_arguments(game, args)])
+        stamp = f"Produced by `{command}` ({time.time() - began:.0f} s on this 2-core machine, fast engine)."
+        head_to_head.replace_results(DOC, f"{stamp}\n\n{text}", f"search:{game}")
+        print(f"wrote the {game} section of {DOC}")
+
+
+def section_arguments(game: str, args: argparse.Namespace) -> list[str]:
+    """The command-line arguments that play ``game``'s section again."""
+    sizes = {
+        "euchre": ("euchre_games", "euchre_deals", "ablation_deals"),
+        "straights": ("straights_deals", "ablation_deals"),
+        "ginrummy": ("ginrummy_games", "ablation_games"),
+        "gemstones": ("gemstones_games", "ablation_games"),
+    }[game]
+    named = [f"--{name.replace('_', '-')} {getattr(args, name)}" for name in sizes]
+    return [f"--game {game}", *named, f"--jobs {args.jobs}"]
 
 
 if __name__ == "__main__":

@@ -40,6 +40,7 @@ from strategies.montecarlo import (
 from strategies.straights.mc import (
     MAX_SAMPLES,
     SEATS,
+    Knowledge,
     MonteCarloLookahead,
     Worlds,
     build_worlds,
@@ -50,6 +51,7 @@ from strategies.straights.solver import MAXN, PARANOID, solve_points
 HAND = rules.HAND_SIZE
 RULE_NAMES = {"maxn": MAXN, "paranoid": PARANOID}
 MAX_OVERSAMPLE = 1_000
+MAX_MOVES = 1_000
 MAX_ENDGAME = 24  # cards in all hands: past this a solve can take a second (strategies/straights/solver.py)
 _STEPS = np.arange(NUM_CARDS)
 _CARD_POINTS = np.array([rules.card_points(card) for card in range(NUM_CARDS)], dtype=np.int64)
@@ -101,10 +103,12 @@ class SolverSearch(MonteCarloLookahead):
         softness: Annotated[float, Between(0.0, 1.0)] = 0.0,
         endgame: Annotated[int, Between(0, MAX_ENDGAME)] = 12,
         rule: Annotated[str, OneOf(tuple(RULE_NAMES))] = "paranoid",
+        moves: Annotated[int, Between(0, MAX_MOVES)] = 0,
     ) -> None:
         super().__init__(samples, rollout, seed, "margin", confidence)
         self.oversample = oversample
         self.softness = softness
+        self.moves = moves
         self.endgame = endgame
         self.rule = RULE_NAMES[rule]
 
@@ -113,18 +117,58 @@ class SolverSearch(MonteCarloLookahead):
         keys = zip(observation.round_id.tolist(), observation.step.tolist(), observation.seat.tolist())
         rngs = [decision_rng(self.seed, *key) for key in keys]
         drawn = self.worlds_per_decision * self.oversample
-        worlds = build_worlds(known, draw_slot_cards(known.unseen, known.slot_void, known.is_slot, rngs, drawn))
-        if self.oversample == 1:
-            return worlds
-        mismatches = self.mismatches(observation, worlds)
+        slot_cards = draw_slot_cards(known.unseen, known.slot_void, known.is_slot, rngs, drawn)
+        if self.oversample == 1 and not self.moves:
+            return build_worlds(known, slot_cards)
+        mismatches = self.mismatches(observation, build_worlds(known, slot_cards))
         if self.softness == 0.0:
             kept = likeliest_worlds(mismatches, self.worlds_per_decision)
         else:
             kept = weighted_worlds(mismatches, self.softness, self.worlds_per_decision, rngs)
-        return Worlds(
-            np.take_along_axis(worlds.deals, kept[:, :, None], axis=1),
-            np.take_along_axis(worlds.scripts, kept[:, :, None], axis=1),
+        slot_cards = np.take_along_axis(slot_cards, kept[:, :, None], axis=1)
+        mismatches = np.take_along_axis(mismatches, kept, axis=1)
+        for _ in range(self.moves):
+            slot_cards, mismatches = self.swap_move(observation, known, slot_cards, mismatches, rngs)
+        return build_worlds(known, slot_cards)
+
+    def swap_move(
+        self,
+        observation: Observation,
+        known: Knowledge,
+        slot_cards: np.ndarray,
+        mismatches: np.ndarray,
+        rngs: list[np.random.Generator],
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """One Metropolis step in every world: swap the cards of two random slots where both slots may take
+        the other's card, and keep the swap with probability ``softness ** (mismatches gained)`` (always
+        when it explains the other seats' turns as well or better). Rejection from uniform draws keeps
+        few worlds that explain most turns; walking from the best of them finds better ones."""
+        decisions, samples, _ = slot_cards.shape
+        uniform = np.stack([rng.random((samples, 3)) for rng in rngs])
+        slots = known.is_slot.sum(axis=1)[:, None]  # the slots are each row's first columns
+        first = (uniform[:, :, 0] * slots).astype(np.int64)
+        second = (uniform[:, :, 1] * slots).astype(np.int64)
+        first_card = np.take_along_axis(slot_cards, first[:, :, None], axis=2)[:, :, 0]
+        second_card = np.take_along_axis(slot_cards, second[:, :, None], axis=2)[:, :, 0]
+
+        def of_slot(values: np.ndarray, column: np.ndarray) -> np.ndarray:
+            return np.take_along_axis(values, column, axis=1)
+
+        moved = (of_slot(known.slot_seat, first) != of_slot(known.slot_seat, second)) | (
+            (of_slot(known.slot_step, first) >= 0) | (of_slot(known.slot_step, second) >= 0)
         )
+        allowed = ((of_slot(known.slot_void, second) >> first_card) & 1 == 0) & (
+            (of_slot(known.slot_void, first) >> second_card) & 1 == 0
+        )
+        swap = (first != second) & moved & allowed
+        proposal = slot_cards.copy()
+        world_rows, world = np.nonzero(swap)
+        proposal[world_rows, world, first[swap]] = second_card[swap]
+        proposal[world_rows, world, second[swap]] = first_card[swap]
+        proposed = self.mismatches(observation, build_worlds(known, proposal))
+        gained = proposed - mismatches
+        keep = swap & ((gained <= 0) | (uniform[:, :, 2] < self.softness ** np.maximum(gained, 0)))
+        return np.where(keep[:, :, None], proposal, slot_cards), np.where(keep, proposed, mismatches)
 
     def mismatches(self, observation: Observation, worlds: Worlds) -> np.ndarray:
         """(d, w) how many of the other seats' past turns the rollout policy would have played otherwise."""
