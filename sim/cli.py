@@ -11,6 +11,8 @@ import argparse
 import logging
 import sys
 import tomllib
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -165,8 +167,12 @@ def command_tournament(args: argparse.Namespace) -> int:
     out = Path(settings.get("out") or DEFAULT_RESULTS / plan.run_id)
     writable_folder(out)
     backend = settings.get("backend", "loky")
-    client = _connect_cluster(args, settings.get("scheduler")) if backend == "dask" else None
-    try:
+
+    def kept() -> str:
+        played = len(RunStore(out).finished_chunks())
+        return f"the {played} of {plan.num_chunks} chunks played so far are kept in {out}/"
+
+    with _cluster(args, backend, settings.get("scheduler"), kept) as client:
         jobs = _run_jobs(settings.get("jobs"), client)
         store = RunStore(out)
         store.prepare(tournament.plan_config(plan))
@@ -175,17 +181,6 @@ def command_tournament(args: argparse.Namespace) -> int:
         )
         _say_resumption(plan, store, out)
         result = tournament.run(plan, store, jobs=jobs, backend=backend, progress=not args.quiet)
-    except BaseException as error:
-        if client is not None and _lost_scheduler(client, error):
-            kept = len(RunStore(out).finished_chunks())
-            raise ClusterLost(
-                f"lost the Dask scheduler at {shown(str(settings.get('scheduler')))} mid-run; the {kept} of "
-                f"{plan.num_chunks} chunks played so far are kept in {out}/: run the same command again to resume"
-            ) from None
-        raise
-    finally:
-        if client is not None:
-            client.close()
     print(format_summary(plan.shape(), result.summary, result.paired, result.timing))
     print(f"\nResults in {out}/ (summary.csv, paired.csv, timing.csv, *.png; per-round rows under chunks/)")
     print(f"Report: {result.report}")
@@ -208,6 +203,26 @@ def _say_resumption(plan, store: RunStore, out: Path) -> None:
             f"cardsim tournament: resuming the run in {out}/: {played} of {plan.num_chunks} chunks were played before",
             file=sys.stderr,
         )
+
+
+@contextmanager
+def _cluster(args: argparse.Namespace, backend: str, scheduler: str | None, kept: Callable[[], str]) -> Iterator[Any]:
+    """A Dask client connected to ``scheduler`` for ``--backend dask`` (None for local workers), closed
+    on leaving. Losing the scheduler inside ends the command in one line (``ClusterLost``) saying
+    what is ``kept()`` for the same command to resume."""
+    client = _connect_cluster(args, scheduler) if backend == "dask" else None
+    try:
+        yield client
+    except BaseException as error:
+        if client is not None and _lost_scheduler(client, error):
+            raise ClusterLost(
+                f"lost the Dask scheduler at {shown(str(scheduler))} mid-run; {kept()}: "
+                "run the same command again to resume"
+            ) from None
+        raise
+    finally:
+        if client is not None:
+            client.close()
 
 
 def _connect_cluster(args: argparse.Namespace, scheduler: str | None):
@@ -329,16 +344,13 @@ def command_league(args: argparse.Namespace) -> int:
         raise UsageError(f"--anchor {anchor} is not one of the league's strategies")
     out = Path(args.out or DEFAULT_RESULTS / league.league_id)
     writable_folder(out)
-    client = _connect_cluster(args, args.scheduler) if args.backend == "dask" else None
-    try:
+    kept = f"the pairings played so far are kept in {out}/"
+    with _cluster(args, args.backend, args.scheduler, lambda: kept) as client:
         jobs = _run_jobs(args.jobs, client)
         args.interrupted = (
             f"interrupted; the pairings played so far are kept in {out}/: run the same command again to resume"
         )
         result = leagues.run(league, out, anchor, jobs=jobs, backend=args.backend, progress=not args.quiet)
-    finally:
-        if client is not None:
-            client.close()
     print(leagues.format_league(result, anchor))
     print(f"\nResults in {out}/ (ratings.csv, matrix.csv, *.png; each pairing's run under pairings/)")
     print(f"Report: {result.report}")

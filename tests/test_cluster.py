@@ -140,3 +140,40 @@ def test_an_allocator_left_to_itself_is_not_touched(monkeypatch) -> None:
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("GLIBC_TUNABLES", "")
     assert keep_temporaries_on_the_heap() is False
+
+
+class LostClient:
+    """A Dask client whose scheduler is gone: Dask closes it and cancels the tasks it was waiting on."""
+
+    status = "closed"
+
+    def nthreads(self) -> dict[str, int]:
+        return {"tcp://127.0.0.1:1": 1}
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize(
+    "command, runner",
+    [
+        (TOURNAMENT, "sim.tournament.run"),
+        (["league", "--game", "straights", "--players", "heuristic,first-legal", "--quiet"], "sim.league.run"),
+    ],
+)
+def test_a_scheduler_lost_mid_run_is_one_line_in_tournaments_and_leagues(
+    tmp_path: Path, monkeypatch, capsys, command: list[str], runner: str
+) -> None:
+    """The same one line for both commands (tests/cluster/test_faults.py cuts a real scheduler)."""
+    import asyncio
+
+    def lose_the_scheduler(*_args, **_kwargs):
+        raise asyncio.CancelledError()
+
+    monkeypatch.setattr(cli, "_connect_cluster", lambda *_: LostClient())
+    monkeypatch.setattr(runner, lose_the_scheduler)
+    arguments = [*command, "--rounds", "64", "--out", str(tmp_path / "run")]
+    assert cli.main([*arguments, "--backend", "dask", "--scheduler", "tcp://127.0.0.1:1"]) == 1
+    said = capsys.readouterr().err
+    assert said.count("\n") == 1, said
+    assert "lost the Dask scheduler at 'tcp://127.0.0.1:1' mid-run" in said and "run the same command again" in said
