@@ -564,10 +564,19 @@ def settings(plan: Plan) -> list[tuple[str, str]]:
             else f"fixed: {arrangement}",
         ),
         ("engine", plan.engine),
-        ("chunks", f"{plan.num_chunks:,} of {plan.chunk_size:,} {unit}"),
+        ("chunks", chunks_line(plan, unit)),
         ("per-round rows", "kept under chunks/" if plan.keep_rounds else "not kept (--no-rounds)"),
         ("run id", plan.run_id),
     ]
+
+
+def chunks_line(plan: Plan, unit: str) -> str:
+    """How a plan is split, in words: "16, each of 4,096 deals" ("but the last, of 1,000" when short)."""
+    last = plan.rounds - (plan.num_chunks - 1) * plan.chunk_size
+    if plan.num_chunks == 1:
+        return f"1, of {last:,} {unit}"
+    short = f" but the last, of {last:,}" if last != plan.chunk_size else ""
+    return f"{plan.num_chunks:,}, each of {plan.chunk_size:,} {unit}{short}"
 
 
 # --------------------------------------------------------------------------- a run's stored chunks

@@ -234,3 +234,16 @@ def test_the_pipeline_imports_one_way():
                 imported |= {alias.name for alias in node.names}
         upstream = {f"sim.{other}" for other in order[: index + 1]}
         assert not imported & upstream - {f"sim.{name}"}, f"sim.{name} imports {imported & upstream}"
+
+
+@pytest.mark.parametrize(
+    "rounds, chunk_size, said",
+    [
+        (1000, 512, "2, each of 512 deals but the last, of 488"),
+        (1024, 512, "2, each of 512 deals"),
+        (5, 512, "1, of 5 deals"),
+    ],
+)
+def test_the_settings_say_how_a_run_is_split_into_chunks(rounds, chunk_size, said):
+    plan = tournament.Plan("straights", ("heuristic",) * 4, rounds, 1, chunk_size=chunk_size)
+    assert tournament.chunks_line(plan, "deals") == said
