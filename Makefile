@@ -36,15 +36,15 @@ browser: | $(BIN)/python
 	fi
 
 # The tests, a worker per core (pytest-xdist), then lint and format of the code that runs
-# (package, experiments, benchmarks) and types of the package
+# (package, experiments, benchmarks, tests) and types of the package
 # (configured in pyproject.toml).
 # The fast engines and the built-in strategies are compiled once, into numba's cache on disk, before
 # the test workers start: each would otherwise compile them for itself.
 test: $(INSTALLED_TEST) browser
 	$(BIN)/python -m sim.warm
 	$(BIN)/python -m pytest -n auto
-	$(BIN)/ruff check sim strategies experiments benchmarks
-	$(BIN)/ruff format --check sim strategies experiments benchmarks
+	$(BIN)/ruff check sim strategies experiments benchmarks tests
+	$(BIN)/ruff format --check sim strategies experiments benchmarks tests
 	$(BIN)/mypy
 
 # The cluster's fault tests (tests/cluster/test_faults.py, about 2 minutes, as root): four machines as

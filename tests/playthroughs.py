@@ -44,7 +44,9 @@ def step_lines(
         yield f"{step:3d} seat {seat} [{legal}] {action_name(action)} -> {events_text(state.apply(action), field_text)}"
 
 
-def parse_dealt_header(text: str, parse_card: Callable[[str], int], action_by_name: dict[str, int]) -> tuple[list[int], int, list[int]]:
+def parse_dealt_header(
+    text: str, parse_card: Callable[[str], int], action_by_name: dict[str, int]
+) -> tuple[list[int], int, list[int]]:
     """The pack, dealer and actions of the ``pack:``, ``dealer:`` and ``actions:`` header lines."""
     pack_line, dealer_line, actions_line = text.splitlines()[:3]
     pack = [parse_card(word) for word in pack_line.removeprefix("pack: ").split()]

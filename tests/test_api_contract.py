@@ -89,15 +89,19 @@ def snapshot(state: Any) -> Snapshot:
     arrays = None
     if not over:
         arrays = {key: np.array(value, copy=True) for key, value in state.observe().arrays().items()}
-    return Snapshot(over, tuple(state.legal_actions()), tuple(state.points()),
-                    None if over else state.current_player, arrays)
+    return Snapshot(
+        over, tuple(state.legal_actions()), tuple(state.points()), None if over else state.current_player, arrays
+    )
 
 
 def same_arrays(first: dict[str, np.ndarray], second: dict[str, np.ndarray]) -> list[str]:
     """The names of the fields that differ (in presence, dtype, shape or value)."""
     return sorted(
-        key for key in first.keys() | second.keys()
-        if key not in first or key not in second or first[key].dtype != second[key].dtype
+        key
+        for key in first.keys() | second.keys()
+        if key not in first
+        or key not in second
+        or first[key].dtype != second[key].dtype
         or not np.array_equal(first[key], second[key])
     )
 
@@ -277,8 +281,9 @@ def test_random_whole_games_end_with_winners(name):
         winners = state.winning_seats()
         assert winners and len(set(winners)) == len(winners) and set(winners) <= set(range(game.num_seats))
         # A team wins together: every partner of a winner is a winner.
-        assert {seat for seat in range(game.num_seats) if game.teams[seat] in {game.teams[w] for w in winners}} \
-            == set(winners)
+        assert {seat for seat in range(game.num_seats) if game.teams[seat] in {game.teams[w] for w in winners}} == set(
+            winners
+        )
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -526,8 +531,10 @@ def control(game: games.Game, hiding: Hiding, decision: Decision, rng: np.random
 
 def describe(decision: Decision, deal: np.ndarray | None = None) -> str:
     changed = [] if deal is None else np.flatnonzero(deal != decision.deal).tolist()
-    return (f"deal {decision.round_id} (seed {SEED}) after {len(decision.actions)} actions, seat "
-            f"{decision.state.current_player}; hidden positions {sorted(decision.hidden)}; changed {changed}")
+    return (
+        f"deal {decision.round_id} (seed {SEED}) after {len(decision.actions)} actions, seat "
+        f"{decision.state.current_player}; hidden positions {sorted(decision.hidden)}; changed {changed}"
+    )
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -538,8 +545,10 @@ def test_reshuffling_what_the_mover_has_not_seen_leaves_its_observation_alone(na
         seat = decision.state.current_player
         assert decision.hidden <= set(range(len(decision.deal)))
         # An exact hiding function names exactly what the mover cannot tell apart: every reshuffle counts.
-        assert not decision.refused, (f"{describe(decision, decision.refused[0])}: the actions no longer replay "
-                                      "or no longer hide the same positions")
+        assert not decision.refused, (
+            f"{describe(decision, decision.refused[0])}: the actions no longer replay "
+            "or no longer hide the same positions"
+        )
         expected = decision.state.observe().arrays()
         for deal, state in decision.reshuffled:
             assert not state.is_over and state.current_player == seat, describe(decision, deal)
@@ -559,15 +568,18 @@ def test_swapping_a_card_the_mover_has_seen_changes_its_observation(name):
         for shown, unseen, state in decision.controls:
             controls += 1
             assert same_arrays(state.observe().arrays(), expected), (
-                f"{describe(decision)}: swapping seen position {shown} with hidden {unseen} changes nothing")
+                f"{describe(decision)}: swapping seen position {shown} with hidden {unseen} changes nothing"
+            )
     assert controls >= len(decisions), (controls, len(decisions))
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_deterministic_strategies_choose_alike_on_identical_observations(name):
-    tested = [info for info in strategies.available(name)
-              if info.deterministic and not info.cheating and info.name not in SLOW_STRATEGIES
-              and not info.required]  # policy needs a file: tests/test_policy.py seats random ones
+    tested = [
+        info
+        for info in strategies.available(name)
+        if info.deterministic and not info.cheating and info.name not in SLOW_STRATEGIES and not info.required
+    ]  # policy needs a file: tests/test_policy.py seats random ones
     assert tested
     pairs = 0
     for decision in reshuffled_decisions(name):

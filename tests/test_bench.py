@@ -43,8 +43,12 @@ def test_bench_prints_and_writes_every_row_on_every_core(tmp_path, capsys, monke
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     reference_batch = rows[0]["batch"]
     assert [(row["engine"], row["batch"], row["cores"]) for row in rows] == [
-        ("reference", reference_batch, 1), ("reference", 2 * reference_batch, 2),
-        ("fast", 300, 1), ("fast", 300, 2), ("fast", 2000, 1), ("fast", 2000, 2),
+        ("reference", reference_batch, 1),
+        ("reference", 2 * reference_batch, 2),
+        ("fast", 300, 1),
+        ("fast", 300, 2),
+        ("fast", 2000, 1),
+        ("fast", 2000, 2),
     ]
     for row in rows:
         assert row["game"] == "straights" and row["play_only"] >= row["with_deals"] > 0 and row["peak_mb"] > 0
@@ -109,4 +113,7 @@ def test_reference_batches_are_round_numbers(value, nice):
 def test_an_impossible_json_path_is_one_line_before_any_measurement(capsys):
     assert main(["bench", "--game", "euchre", "--sizes", "100", "--cores", "1", "--json", "/proc/x/bench.jsonl"]) == 2
     captured = capsys.readouterr()
-    assert captured.out == "" and captured.err == "cardsim bench: cannot create folder /proc/x: No such file or directory\n"
+    assert (
+        captured.out == ""
+        and captured.err == "cardsim bench: cannot create folder /proc/x: No such file or directory\n"
+    )

@@ -27,14 +27,29 @@ SMALL_RUN = ["tournament", "--game", "straights", "--players", FIRST_LEGAL, "--r
 
 def cardsim(*args, **kwargs):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "sim.cli", *args], cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=120, **kwargs)
+    return subprocess.run(
+        [sys.executable, "-m", "sim.cli", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        **kwargs,
+    )
 
 
 def start_cardsim(*args):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.Popen([sys.executable, "-m", "sim.cli", *args], cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True, preexec_fn=_ctrl_c_as_at_a_terminal)
+    return subprocess.Popen(
+        [sys.executable, "-m", "sim.cli", *args],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=_ctrl_c_as_at_a_terminal,
+    )
 
 
 def _ctrl_c_as_at_a_terminal():
@@ -48,10 +63,13 @@ def one_line(text):
     return text.count("\n") == 1 and "Traceback" not in text
 
 
-@pytest.mark.parametrize("out, message", [
-    ("/proc/x", "cannot create folder /proc/x"),
-    ("{file}", "exists and is not a folder"),
-])
+@pytest.mark.parametrize(
+    "out, message",
+    [
+        ("/proc/x", "cannot create folder /proc/x"),
+        ("{file}", "exists and is not a folder"),
+    ],
+)
 def test_an_impossible_out_folder_is_one_line(out, message, tmp_path):
     (tmp_path / "file").write_text("")
     done = cardsim(*SMALL_RUN, "--out", out.format(file=tmp_path / "file"))
@@ -73,8 +91,15 @@ def test_more_jobs_than_cores_are_capped_and_said():
 
 def test_a_closed_pipe_ends_quietly():
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    done = subprocess.run(f"{sys.executable} -m sim.cli strategies | head -1", shell=True, cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        f"{sys.executable} -m sim.cli strategies | head -1",
+        shell=True,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.stdout == "euchre:\n" and done.stderr == ""
 
 
@@ -137,8 +162,20 @@ def _wait_for_chunks(folder, count, process):
 
 
 # Long enough that an interrupted run is never already finished, on the fast engine too (2,000 chunks).
-EUCHRE_RUN = ["tournament", "--game", "euchre", "--players", "simple,simple,simple,simple", "--rounds", "400000",
-              "--chunk-size", "200", "--jobs", "2", "--quiet"]
+EUCHRE_RUN = [
+    "tournament",
+    "--game",
+    "euchre",
+    "--players",
+    "simple,simple,simple,simple",
+    "--rounds",
+    "400000",
+    "--chunk-size",
+    "200",
+    "--jobs",
+    "2",
+    "--quiet",
+]
 
 
 def test_workers_do_not_outlive_a_killed_tournament(tmp_path):
@@ -160,8 +197,10 @@ def test_ctrl_c_stops_the_workers_says_how_to_resume_and_the_run_resumes(tmp_pat
     os.killpg(process.pid, signal.SIGINT)  # as a terminal sends Ctrl-C: to the whole process group
     _, err = process.communicate(timeout=60)
     assert process.returncode == 130
-    assert err == (f"cardsim tournament: interrupted; the chunks played so far are kept in {tmp_path / 'run'}/: "
-                   "run the same command again to resume\n")
+    assert err == (
+        f"cardsim tournament: interrupted; the chunks played so far are kept in {tmp_path / 'run'}/: "
+        "run the same command again to resume\n"
+    )
     # Every chunk file left is whole, so running the command again resumes after them
     # (test_tournament.py resumes a killed run to identical results).
     from sim.results import RunStore
@@ -181,8 +220,17 @@ def test_ctrl_c_in_a_match_says_nothing_is_kept():
 
 
 def test_a_huge_tournament_shows_its_progress_at_once(tmp_path):
-    process = start_cardsim("tournament", "--game", "straights", "--players", FIRST_LEGAL,
-                            "--rounds", "1000000000000", "--out", str(tmp_path / "huge"))
+    process = start_cardsim(
+        "tournament",
+        "--game",
+        "straights",
+        "--players",
+        FIRST_LEGAL,
+        "--rounds",
+        "1000000000000",
+        "--out",
+        str(tmp_path / "huge"),
+    )
     time.sleep(6)
     os.killpg(process.pid, signal.SIGINT)
     _, err = process.communicate(timeout=60)
@@ -234,16 +282,19 @@ def test_a_bar_says_what_it_waits_for_and_draws_its_finished_line_once():
     quiet.close()
 
 
-@pytest.mark.parametrize("args", [
-    ["tournament", "--game", "straights", "--players", FIRST_LEGAL, "--rounds", "9" * 5000],
-    ["tournament", "--game", "straights", "--players", FIRST_LEGAL, "--rounds", "10", "--seed", "-1"],
-    ["tournament", "--game", "straights", "--players", FIRST_LEGAL, "--rounds", "10", "--jobs", "9" * 5000],
-    ["match", "heuristic", "first-legal", "--alpha", "nan"],
-    ["match", "heuristic", "first-legal", "--max-deals", "1" * 5000],
-    ["match", "heuristic", "first-legal", "--elo", "1e999,5"],
-    ["match", "heuristic", "first-legal", "--points", "1" * 5000 + ",2"],
-    ["league", "--players", "heuristic,first-legal", "--rounds", "9" * 5000],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["tournament", "--game", "straights", "--players", FIRST_LEGAL, "--rounds", "9" * 5000],
+        ["tournament", "--game", "straights", "--players", FIRST_LEGAL, "--rounds", "10", "--seed", "-1"],
+        ["tournament", "--game", "straights", "--players", FIRST_LEGAL, "--rounds", "10", "--jobs", "9" * 5000],
+        ["match", "heuristic", "first-legal", "--alpha", "nan"],
+        ["match", "heuristic", "first-legal", "--max-deals", "1" * 5000],
+        ["match", "heuristic", "first-legal", "--elo", "1e999,5"],
+        ["match", "heuristic", "first-legal", "--points", "1" * 5000 + ",2"],
+        ["league", "--players", "heuristic,first-legal", "--rounds", "9" * 5000],
+    ],
+)
 def test_hostile_numbers_on_the_command_line_are_usage_errors(args):
     done = cardsim(*args)
     assert done.returncode == 2 and "Traceback" not in done.stderr and len(done.stderr) < 2000
@@ -267,8 +318,10 @@ def test_play_takes_a_strategy_spec_and_refuses_a_bad_setting_in_one_line():
 # Each game program's arguments, and the end of what it prints when it first waits for a person.
 PROGRAMS = {
     "straights": (["44"], b"(c)?\n>"),
-    "euchre": ([str(PACKS / "pack.in"), "noshuffle", "1", "A", "Human", "B", "Simple", "C", "Simple", "D", "Simple"],
-               b'or "pass":\n'),
+    "euchre": (
+        [str(PACKS / "pack.in"), "noshuffle", "1", "A", "Human", "B", "Simple", "C", "Simple", "D", "Simple"],
+        b'or "pass":\n',
+    ),
     "gemstones": (["--seed", "44"], b"saved game.\n> "),
     "ginrummy": (["--seed", "4"], b"S D]> "),
 }
@@ -306,9 +359,16 @@ def test_input_lines_are_read_whole_up_to_the_cap():
 def test_ctrl_c_at_a_game_programs_prompt_is_one_line_and_status_130(name):
     arguments, prompt = PROGRAMS[name]
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    process = subprocess.Popen([sys.executable, "-m", f"sim.{name}", *arguments], cwd=ROOT, env=env,
-                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               start_new_session=True, preexec_fn=_ctrl_c_as_at_a_terminal)
+    process = subprocess.Popen(
+        [sys.executable, "-m", f"sim.{name}", *arguments],
+        cwd=ROOT,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+        preexec_fn=_ctrl_c_as_at_a_terminal,
+    )
     try:
         shown = b""
         while not shown.endswith(prompt):  # the program waits for a person at its first prompt

@@ -17,8 +17,11 @@ SLOW = {"mc", "oracle-mc", "search"}  # lookahead: seconds per deal on the refer
 
 
 def lineup(game: games.Game) -> tuple[str, ...]:
-    names = [info.name for info in strategies.available(game.name)
-             if info.name not in SLOW and not info.cheating and not info.required]  # policy needs a file
+    names = [
+        info.name
+        for info in strategies.available(game.name)
+        if info.name not in SLOW and not info.cheating and not info.required
+    ]  # policy needs a file
     return tuple(names[seat % len(names)] for seat in range(game.num_seats))
 
 
@@ -26,8 +29,15 @@ def lineup(game: games.Game) -> tuple[str, ...]:
 @pytest.mark.parametrize("whole_games", [False, True])
 def test_every_game_runs_reproducible_duplicate_tournaments(name, whole_games, tmp_path):
     game = games.load(name)
-    plan = tournament.Plan(name, lineup(game), rounds=6 if whole_games else 24, seed=1, duplicate=True,
-                           games=whole_games, engine="reference")
+    plan = tournament.Plan(
+        name,
+        lineup(game),
+        rounds=6 if whole_games else 24,
+        seed=1,
+        duplicate=True,
+        games=whole_games,
+        engine="reference",
+    )
     first = tournament.run(plan, RunStore(tmp_path / "a"), progress=False)
     again = tournament.run(plan, RunStore(tmp_path / "b"), progress=False)
     pd.testing.assert_frame_equal(first.summary, again.summary)

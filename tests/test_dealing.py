@@ -15,8 +15,12 @@ from sim.gemstones.game import PACKS as GEMSTONES_PACKS
 from sim.ginrummy.game import PACKS as GINRUMMY_PACKS
 from sim.straights.game import PACKS as STRAIGHTS_PACKS
 
-DEALERS = {"straights": STRAIGHTS_PACKS, "euchre": EUCHRE_PACKS, "ginrummy": GINRUMMY_PACKS,
-           "gemstones": GEMSTONES_PACKS}
+DEALERS = {
+    "straights": STRAIGHTS_PACKS,
+    "euchre": EUCHRE_PACKS,
+    "ginrummy": GINRUMMY_PACKS,
+    "gemstones": GEMSTONES_PACKS,
+}
 PACK_SIZES = (24, 52, 104)
 
 
@@ -128,4 +132,6 @@ def test_bad_packs_and_requests_are_refused():
 def test_the_dealing_benchmark_measures_every_game():
     rows = dealing_benchmark.run(count=100)
     assert [row.game for row in rows] == games.names()
-    assert all(row.pack_size == DEALERS[row.game].pack.size and row.in_one_call > 0 and row.in_chunks > 0 for row in rows)
+    assert all(
+        row.pack_size == DEALERS[row.game].pack.size and row.in_one_call > 0 and row.in_chunks > 0 for row in rows
+    )

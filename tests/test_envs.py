@@ -137,7 +137,9 @@ def test_reset_deals_deal_0_of_its_seed_then_the_next_ones(name):
         assert np.array_equal(observation["action_mask"], state.observe().legal_mask[0])
 
 
-@pytest.mark.parametrize("seed", [-1, 2**63, 10**5000, True, 1.5, "5"], ids=["-1", "2**63", "10**5000", "True", "1.5", "str"])
+@pytest.mark.parametrize(
+    "seed", [-1, 2**63, 10**5000, True, 1.5, "5"], ids=["-1", "2**63", "10**5000", "True", "1.5", "str"]
+)
 def test_a_refused_seed_leaves_the_environment_dealing_as_before(seed):
     game = games.load("straights")
     env = envs.env("straights")

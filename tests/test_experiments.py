@@ -66,7 +66,11 @@ def test_the_projects_own_errors_stop_an_experiment_in_one_line(tmp_path):
         "run_script(lambda: list(tournament.play_chunks(plan, [0], jobs=2)), 'my_experiment')\n"
     )
     done = subprocess.run(
-        [sys.executable, str(script)], cwd=ROOT, capture_output=True, text=True, timeout=120,
+        [sys.executable, str(script)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
     assert done.returncode == 1

@@ -55,8 +55,9 @@ def test_parse_float_refuses_what_is_not_finite_or_out_of_range():
 
 @pytest.mark.parametrize("kind", ["directory", "fifo", "device", "missing"])
 def test_read_bounded_refuses_what_is_not_a_regular_file_without_blocking(kind, tmp_path):
-    path = {"directory": tmp_path, "fifo": tmp_path / "pipe", "device": "/dev/zero",
-            "missing": tmp_path / "absent"}[kind]
+    path = {"directory": tmp_path, "fifo": tmp_path / "pipe", "device": "/dev/zero", "missing": tmp_path / "absent"}[
+        kind
+    ]
     if kind == "fifo":
         os.mkfifo(path)
     expected = files.CannotOpen if kind == "missing" else files.UnreadableFile
@@ -110,6 +111,7 @@ def test_run_program_ends_every_way_in_one_line(capsys):
     def raising(error):
         def body():
             raise error
+
         return body
 
     out = io.StringIO()

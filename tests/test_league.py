@@ -58,16 +58,22 @@ def test_ratings_are_the_maximum_likelihood_fit_of_the_matrix(gemstones_league):
     assert ratings.loc["greedy", "rating"] == 0.0  # the anchor
     assert list(result.ratings["strategy"]) == sorted(league.players, key=lambda s: -ratings.loc[s, "rating"])
     encounters = [
-        stats.Encounter(league.players.index(row.strategy), league.players.index(row.opponent), row.wins, row.draws,
-                        row.losses)
-        for row in result.matrix.itertuples() if league.players.index(row.strategy) < league.players.index(row.opponent)
+        stats.Encounter(
+            league.players.index(row.strategy), league.players.index(row.opponent), row.wins, row.draws, row.losses
+        )
+        for row in result.matrix.itertuples()
+        if league.players.index(row.strategy) < league.players.index(row.opponent)
     ]
     expected = stats.paired_comparison_ratings(3, encounters, anchor=1, virtual_draws=result.prior_draws)
     for name, rating in zip(league.players, expected):
         assert ratings.loc[name, "rating"] == pytest.approx(rating.estimate)
-        assert (ratings.loc[name, "ci95_low"], ratings.loc[name, "ci95_high"]) == pytest.approx((rating.low, rating.high))
+        assert (ratings.loc[name, "ci95_low"], ratings.loc[name, "ci95_high"]) == pytest.approx(
+            (rating.low, rating.high)
+        )
     assert ratings.loc["heuristic", "rating"] > 0 > ratings.loc["random", "rating"]
-    assert {"matrix.png", "ratings.png", "matrix.csv", "ratings.csv", "league.json"} <= {p.name for p in folder.iterdir()}
+    assert {"matrix.png", "ratings.png", "matrix.csv", "ratings.csv", "league.json"} <= {
+        p.name for p in folder.iterdir()
+    }
     assert read_league(folder) == league
 
 
@@ -92,9 +98,25 @@ def test_a_league_resumes_and_refuses_another_league_in_its_folder(gemstones_lea
 
 def test_league_command_prints_ratings_and_the_matrix(tmp_path):
     done = subprocess.run(
-        [sys.executable, "-m", "sim.cli", "league", "--game", "euchre", "--players", "heuristic,simple",
-         "--rounds", "30", "--out", str(tmp_path / "league"), "--quiet"],
-        cwd=ROOT, capture_output=True, text=True, timeout=120,
+        [
+            sys.executable,
+            "-m",
+            "sim.cli",
+            "league",
+            "--game",
+            "euchre",
+            "--players",
+            "heuristic,simple",
+            "--rounds",
+            "30",
+            "--out",
+            str(tmp_path / "league"),
+            "--quiet",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
@@ -104,6 +126,7 @@ def test_league_command_prints_ratings_and_the_matrix(tmp_path):
     assert any(line.startswith("heuristic") and "+0.0" in line for line in lines[5:7])  # the anchor, rated 0
     assert any(line.startswith("Head to head") for line in lines)
     assert lines[-1] == f"Report: {tmp_path / 'league' / 'report.html'}"
-    listing = subprocess.run([sys.executable, "-m", "sim.cli", "runs", str(tmp_path)], cwd=ROOT,
-                             capture_output=True, text=True, timeout=60)
+    listing = subprocess.run(
+        [sys.executable, "-m", "sim.cli", "runs", str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
     assert "league" in listing.stdout and listing.stdout.rstrip().endswith("done")

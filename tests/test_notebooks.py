@@ -40,15 +40,25 @@ class Executed:
     titles: list[str]  # the title of every figure it showed
 
 
-def executed_outputs(name: str, monkeypatch, run_dir: Path | None = None, results: Path | None = None,
-                     league_dir: Path | None = None, game: str | None = None) -> Executed:
+def executed_outputs(
+    name: str,
+    monkeypatch,
+    run_dir: Path | None = None,
+    results: Path | None = None,
+    league_dir: Path | None = None,
+    game: str | None = None,
+) -> Executed:
     """The notebook ``name`` run headless on the run in ``run_dir`` (CARDSIM_RUN_DIR) or the league
     in ``league_dir`` (CARDSIM_LEAGUE_DIR), or on the largest fitting run (league) of ``game``
     (CARDSIM_GAME, else the notebook's own) under ``results`` (CARDSIM_RESULTS)."""
     nbformat = pytest.importorskip("nbformat")
     nbclient = pytest.importorskip("nbclient")
-    for variable, value in (("CARDSIM_RUN_DIR", run_dir), ("CARDSIM_RESULTS", results),
-                            ("CARDSIM_LEAGUE_DIR", league_dir), ("CARDSIM_GAME", game)):
+    for variable, value in (
+        ("CARDSIM_RUN_DIR", run_dir),
+        ("CARDSIM_RESULTS", results),
+        ("CARDSIM_LEAGUE_DIR", league_dir),
+        ("CARDSIM_GAME", game),
+    ):
         if value is None:
             monkeypatch.delenv(variable, raising=False)
         else:
@@ -56,8 +66,9 @@ def executed_outputs(name: str, monkeypatch, run_dir: Path | None = None, result
     notebook = nbformat.read(NOTEBOOKS / name, as_version=4)
     own = notebook.cells
     notebook.cells = [nbformat.v4.new_code_cell(TITLES_NOTED), *own, nbformat.v4.new_code_cell(TITLES_PRINTED)]
-    nbclient.NotebookClient(notebook, timeout=120, kernel_name="python3",
-                            resources={"metadata": {"path": str(NOTEBOOKS)}}).execute()
+    nbclient.NotebookClient(
+        notebook, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(NOTEBOOKS)}}
+    ).execute()
     outputs = [output for cell in own if cell.cell_type == "code" for output in cell.outputs]
     assert not [output for output in outputs if output.output_type == "error"]
     noted = printed(notebook.cells[-1].outputs)
@@ -93,8 +104,11 @@ def test_notebooks_are_saved_without_outputs():
 def test_each_notebook_names_its_game_first_and_picks_its_run_there():
     """The first cell is the parameters: the game (and optionally the run), and the pick it makes."""
     nbformat = pytest.importorskip("nbformat")
-    for path, default in (("straights-strategies.ipynb", "straights"), ("win-rates.ipynb", "ginrummy"),
-                          ("league.ipynb", "gemstones")):
+    for path, default in (
+        ("straights-strategies.ipynb", "straights"),
+        ("win-rates.ipynb", "ginrummy"),
+        ("league.ipynb", "gemstones"),
+    ):
         first = nbformat.read(NOTEBOOKS / path, as_version=4).cells[0]
         assert first.cell_type == "code" and "parameters" in first.metadata.get("tags", [])
         assert f'GAME = os.environ.get("CARDSIM_GAME", "{default}")' in first.source
@@ -103,8 +117,14 @@ def test_each_notebook_names_its_game_first_and_picks_its_run_there():
 
 @pytest.mark.parametrize("games", [False, True])
 def test_straights_strategies_notebook_executes(tmp_path, monkeypatch, games):
-    plan = tournament.Plan("straights", ("heuristic", "first-legal", "heuristic", "first-legal"),
-                           rounds=100 if games else 500, seed=1, duplicate=True, games=games)
+    plan = tournament.Plan(
+        "straights",
+        ("heuristic", "first-legal", "heuristic", "first-legal"),
+        rounds=100 if games else 500,
+        seed=1,
+        duplicate=True,
+        games=games,
+    )
     tournament.run(plan, RunStore(tmp_path / "run"), progress=False)
     executed = executed_outputs("straights-strategies.ipynb", monkeypatch, run_dir=tmp_path / "run")
     outputs = executed.outputs
@@ -119,8 +139,11 @@ def test_straights_strategies_notebook_executes(tmp_path, monkeypatch, games):
 
 @pytest.mark.parametrize(
     ("game", "players", "count"),
-    [("ginrummy", ("heuristic", "cs340"), 10), ("gemstones", ("heuristic", "greedy"), 10),
-     ("euchre", ("heuristic", "simple", "heuristic", "simple"), 6)],
+    [
+        ("ginrummy", ("heuristic", "cs340"), 10),
+        ("gemstones", ("heuristic", "greedy"), 10),
+        ("euchre", ("heuristic", "simple", "heuristic", "simple"), 6),
+    ],
 )
 def test_win_rates_notebook_executes_for_every_game(tmp_path, monkeypatch, game, players, count):
     plan = tournament.Plan(game, players, rounds=count, seed=2, duplicate=True, games=True, engine="reference")
@@ -139,8 +162,9 @@ def test_notebooks_read_the_largest_fitting_run_of_their_game(tmp_path, monkeypa
     lineup = ("heuristic", "first-legal", "heuristic", "first-legal")
     larger = tournament.Plan("straights", lineup, rounds=200, seed=3, duplicate=True)
     smaller = tournament.Plan("straights", lineup, rounds=100, seed=3, duplicate=True)
-    gin = tournament.Plan("ginrummy", ("heuristic", "cs340"), rounds=6, seed=3, duplicate=True, games=True,
-                          engine="reference")
+    gin = tournament.Plan(
+        "ginrummy", ("heuristic", "cs340"), rounds=6, seed=3, duplicate=True, games=True, engine="reference"
+    )
     for plan in (larger, gin, smaller):  # the smaller Straights run is the newest
         tournament.run(plan, RunStore(results / plan.run_id), progress=False)
     executed = executed_outputs("straights-strategies.ipynb", monkeypatch, results=results)

@@ -95,7 +95,9 @@ def test_euchre_mc_game_values_a_rollout_by_its_teams_scores(objective) -> None:
     values = player.values(seat, dealer, scores, points) / objective.CHANCE_SCALE
     # Seat 0's side reaches 10; seat 1's and seat 2's lose; seat 3's side dealt (seat 3) and trails 0
     # to 1, so the other side deals next.
-    expected = objective.win_chances("euchre", np.array([10, 3, 5, 0]), np.array([3, 10, 10, 1]), np.array([1, 1, 0, 0]))
+    expected = objective.win_chances(
+        "euchre", np.array([10, 3, 5, 0]), np.array([3, 10, 10, 1]), np.array([1, 1, 0, 0])
+    )
     assert values.tolist() == pytest.approx(expected.tolist(), abs=1 / objective.CHANCE_SCALE)
     assert values[:3].tolist() == [1.0, 0.0, 0.0] and 0 < values[3] < 0.5
 

@@ -60,13 +60,23 @@ def test_the_policy_plays_the_best_scored_legal_action(tmp_path):
         (lambda p: None, "cannot read policy"),
         (lambda p: p.mkdir(), "it is a directory"),
         (lambda p: p.write_bytes(b"not a zip"), "is not a policy file"),
-        (lambda p: np.savez(p, game=np.array("straights"), weight_0=np.array([object()], dtype=object),
-                            bias_0=np.zeros(1)), "is not a policy file"),
+        (
+            lambda p: np.savez(
+                p, game=np.array("straights"), weight_0=np.array([object()], dtype=object), bias_0=np.zeros(1)
+            ),
+            "is not a policy file",
+        ),
         (lambda p: random_policy("euchre", p), "is a policy for euchre, not straights"),
         (lambda p: save_policy(p, "straights", [np.zeros((3, 4))], [np.zeros(4)]), "does not fit straights"),
-        (lambda p: save_policy(p, "straights", [np.full((games.load("straights").observation_size,
-                                                         games.load("straights").num_actions), np.nan)],
-                               [np.zeros(games.load("straights").num_actions)]), "not finite"),
+        (
+            lambda p: save_policy(
+                p,
+                "straights",
+                [np.full((games.load("straights").observation_size, games.load("straights").num_actions), np.nan)],
+                [np.zeros(games.load("straights").num_actions)],
+            ),
+            "not finite",
+        ),
     ],
 )
 def test_a_bad_policy_file_is_refused_in_one_line(tmp_path, make, message):
@@ -133,26 +143,54 @@ def corrupted(data: bytes) -> bytes:
 HOSTILE_ARCHIVES = {
     "truncated": (lambda p, good: p.write_bytes(good[: len(good) // 2]), "is not a policy file"),
     "crc error": (lambda p, good: p.write_bytes(corrupted(good)), "is not a policy file: Bad CRC-32"),
-    "no central directory": (lambda p, good: p.write_bytes(good.replace(b"PK\x01\x02", b"XX\x01\x02")),
-                             "is not a policy file"),
-    "member not .npy": (lambda p, good: archive(p, straights_members() | {"notes.txt": b"hello"}),
-                        "member 'notes.txt' is not a .npy array"),
-    "144 TiB claimed": (lambda p, good: archive(p, {
-        "game.npy": npy_bytes(np.array("straights")), "weight_0.npy": claimed((INPUTS, 10**11)),
-        "bias_0.npy": claimed((10**11,)), "weight_1.npy": claimed((10**11, ACTIONS)), "bias_1.npy": claimed((ACTIONS,))}),
-        "its arrays would take 173,600,000,000,244 bytes"),
-    "less data than claimed": (lambda p, good: archive(p, straights_members(claimed((INPUTS, ACTIONS), data=b"1" * 100))),
-                               "weight_0 holds 100 bytes of data where its header says 79,248"),
-    "not a .npy header": (lambda p, good: archive(p, straights_members(b"\x93NUMPY\x01\x00" + b"x" * 50)),
-                          "is not a policy file"),
-    "integers": (lambda p, good: archive(p, straights_members(npy_bytes(np.zeros((INPUTS, ACTIONS), dtype=np.int64)))),
-                 "weight_0 holds int64 values, not floating-point numbers"),
-    "1e300 in float64": (lambda p, good: archive(p, straights_members(npy_bytes(np.full((INPUTS, ACTIONS), 1e300)))),
-                         "so large that its scores could overflow"),
+    "no central directory": (
+        lambda p, good: p.write_bytes(good.replace(b"PK\x01\x02", b"XX\x01\x02")),
+        "is not a policy file",
+    ),
+    "member not .npy": (
+        lambda p, good: archive(p, straights_members() | {"notes.txt": b"hello"}),
+        "member 'notes.txt' is not a .npy array",
+    ),
+    "144 TiB claimed": (
+        lambda p, good: archive(
+            p,
+            {
+                "game.npy": npy_bytes(np.array("straights")),
+                "weight_0.npy": claimed((INPUTS, 10**11)),
+                "bias_0.npy": claimed((10**11,)),
+                "weight_1.npy": claimed((10**11, ACTIONS)),
+                "bias_1.npy": claimed((ACTIONS,)),
+            },
+        ),
+        "its arrays would take 173,600,000,000,244 bytes",
+    ),
+    "less data than claimed": (
+        lambda p, good: archive(p, straights_members(claimed((INPUTS, ACTIONS), data=b"1" * 100))),
+        "weight_0 holds 100 bytes of data where its header says 79,248",
+    ),
+    "not a .npy header": (
+        lambda p, good: archive(p, straights_members(b"\x93NUMPY\x01\x00" + b"x" * 50)),
+        "is not a policy file",
+    ),
+    "integers": (
+        lambda p, good: archive(p, straights_members(npy_bytes(np.zeros((INPUTS, ACTIONS), dtype=np.int64)))),
+        "weight_0 holds int64 values, not floating-point numbers",
+    ),
+    "1e300 in float64": (
+        lambda p, good: archive(p, straights_members(npy_bytes(np.full((INPUTS, ACTIONS), 1e300)))),
+        "so large that its scores could overflow",
+    ),
     "float32 that add up past float32": (
-        lambda p, good: archive(p, straights_members(npy_bytes(np.full((INPUTS, 8), 1e30, dtype=np.float32)),
-                                                     npy_bytes(np.zeros(8, dtype=np.float32)), hidden=8)),
-        "so large that its scores could overflow"),
+        lambda p, good: archive(
+            p,
+            straights_members(
+                npy_bytes(np.full((INPUTS, 8), 1e30, dtype=np.float32)),
+                npy_bytes(np.zeros(8, dtype=np.float32)),
+                hidden=8,
+            ),
+        ),
+        "so large that its scores could overflow",
+    ),
 }
 
 

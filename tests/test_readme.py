@@ -33,7 +33,9 @@ BY_HAND = {
     ".venv/bin/dask scheduler": "a cluster runs until stopped; tests/test_cluster.py starts one as written",
     ".venv/bin/dask worker tcp://HOST:8786 --nworkers 2 --nthreads 1": "a cluster's worker (tests/test_cluster.py)",
     "cardsim tournament --game straights --players heuristic,first-legal --rounds 10000000 --duplicate --no-rounds "
-    "--backend dask --scheduler tcp://HOST:8786": "needs the cluster above; tests/test_cluster.py runs one on a cluster",
+    "--backend dask --scheduler tcp://HOST:8786": (
+        "needs the cluster above; tests/test_cluster.py runs one on a cluster"
+    ),
     "cardsim bench --game straights": "a timing run: it measures each engine for a set time (~20 s in all)",
 }
 NEEDS_NOTEBOOKS_EXTRA = "jupyter-nbconvert"  # the program the README's `jupyter nbconvert` lines run
@@ -83,8 +85,9 @@ def notebooks_extra_installed() -> bool:
 
 def fresh_clone(destination: Path) -> Path:
     """A copy of the clone as `make run` leaves it, without its results, caches or history."""
-    skipped = shutil.ignore_patterns(".venv", ".git", "__pycache__", "*.egg-info", ".*_cache", ".hypothesis",
-                                     ".ipynb_checkpoints")
+    skipped = shutil.ignore_patterns(
+        ".venv", ".git", "__pycache__", "*.egg-info", ".*_cache", ".hypothesis", ".ipynb_checkpoints"
+    )
 
     def ignore(folder: str, names: list[str]) -> set[str]:
         if Path(folder) == ROOT / "results":
@@ -102,8 +105,11 @@ def outcomes(tmp_path_factory) -> dict[str, Outcome]:
     if not (VENV / "bin" / "activate").exists() or not (VENV / "bin" / "cardsim").exists():
         pytest.skip(f"{VENV} is not an environment `make run` set up (no bin/activate and bin/cardsim)")
     clone = fresh_clone(tmp_path_factory.mktemp("readme") / "cardsim")
-    path = os.pathsep.join(entry for entry in os.environ.get("PATH", "").split(os.pathsep)
-                           if Path(entry or ".").resolve() != (VENV / "bin").resolve())
+    path = os.pathsep.join(
+        entry
+        for entry in os.environ.get("PATH", "").split(os.pathsep)
+        if Path(entry or ".").resolve() != (VENV / "bin").resolve()
+    )
     env = {**os.environ, "PATH": path, "MPLBACKEND": "Agg"}
     env.pop("VIRTUAL_ENV", None)
     results = {}
@@ -111,8 +117,15 @@ def outcomes(tmp_path_factory) -> dict[str, Outcome]:
         if needs_notebooks_extra(command) and not notebooks_extra_installed():
             continue
         started = time.perf_counter()
-        done = subprocess.run(["bash", "-c", f"{ACTIVATE}\n{command}"], cwd=clone, env=env, text=True,
-                              input=INPUT.get(words(command), ""), capture_output=True, timeout=TIMEOUT)
+        done = subprocess.run(
+            ["bash", "-c", f"{ACTIVATE}\n{command}"],
+            cwd=clone,
+            env=env,
+            text=True,
+            input=INPUT.get(words(command), ""),
+            capture_output=True,
+            timeout=TIMEOUT,
+        )
         results[command] = Outcome(done.returncode, done.stdout, done.stderr, time.perf_counter() - started)
     return results
 

@@ -32,17 +32,20 @@ def test_values_outside_the_limits_are_refused_when_the_spec_is_read(game, info)
             assert len(str(caught.value)) < 200  # a hostile value is shortened in the message
 
 
-@pytest.mark.parametrize("spec, message", [
-    ("random:seed=-1", "'-1' is out of range: it must be from 0 to"),
-    ("random:seed=1.5", "'1.5' is not a whole number"),
-    ("random:seed=", "'' is not a whole number"),
-    ("random:speed=1", "random has no setting 'speed'"),
-    ("random:seed", "expected key=value"),
-    ("mc:rollout=(heuristic", r"unmatched '\(' in 'mc:rollout=\(heuristic'"),
-    ("mc:rollout=heuristic),samples=4", r"unmatched '\)'"),
-    ("mc:rollout=(" * 400 + "heuristic" + ")" * 400, "nests more than 16 strategy specs"),
-    ("mc:rollout=" * 3000 + "heuristic", "nests more than 16 strategy specs"),
-])
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("random:seed=-1", "'-1' is out of range: it must be from 0 to"),
+        ("random:seed=1.5", "'1.5' is not a whole number"),
+        ("random:seed=", "'' is not a whole number"),
+        ("random:speed=1", "random has no setting 'speed'"),
+        ("random:seed", "expected key=value"),
+        ("mc:rollout=(heuristic", r"unmatched '\(' in 'mc:rollout=\(heuristic'"),
+        ("mc:rollout=heuristic),samples=4", r"unmatched '\)'"),
+        ("mc:rollout=(" * 400 + "heuristic" + ")" * 400, "nests more than 16 strategy specs"),
+        ("mc:rollout=" * 3000 + "heuristic", "nests more than 16 strategy specs"),
+    ],
+)
 def test_bad_settings_say_what_is_wrong(spec, message):
     with pytest.raises(strategies.StrategyError, match=message):
         strategies.get("gemstones", spec)
@@ -95,8 +98,10 @@ def test_an_alias_cannot_take_a_strategy_name_nor_a_taken_alias():
 
 def test_a_plugin_registering_a_taken_name_fails_in_one_line(tmp_path, monkeypatch):
     plugin = tmp_path / "clashing_plugin.py"
-    plugin.write_text("import strategies\n\n@strategies.register('euchre', 'simple')\nclass Clash:\n"
-                      "    def choose(self, observation):\n        return None\n")
+    plugin.write_text(
+        "import strategies\n\n@strategies.register('euchre', 'simple')\nclass Clash:\n"
+        "    def choose(self, observation):\n        return None\n"
+    )
     monkeypatch.syspath_prepend(str(tmp_path))
 
     class EntryPoint:

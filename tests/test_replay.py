@@ -95,7 +95,9 @@ def test_replay_names_the_seats_shows_every_hand_and_the_stored_points(run):
         assert hand in text
     stored = run.stored(DEAL, SEATING)
     assert f"\nPoints: {scores_text(seat_names(text), stored['points'])}\n" in text
-    assert text.endswith(f"The replayed points match the run's stored row (000000.parquet, deal {DEAL}, seating {SEATING}).\n")
+    assert text.endswith(
+        f"The replayed points match the run's stored row (000000.parquet, deal {DEAL}, seating {SEATING}).\n"
+    )
 
 
 def test_a_seats_view_shows_its_own_hand_and_no_other(run):
@@ -184,7 +186,9 @@ def test_the_command_prints_the_replay(run, capsys):
     assert capsys.readouterr().out == replay_text(run.path, DEAL, SEATING, 1)
 
 
-@pytest.mark.parametrize("arguments", [["RUN"], ["RUN", "--deal", "-1"], ["RUN", "--deal", "x"], ["RUN", "--deal", "0", "--seat", "-2"]])
+@pytest.mark.parametrize(
+    "arguments", [["RUN"], ["RUN", "--deal", "-1"], ["RUN", "--deal", "x"], ["RUN", "--deal", "0", "--seat", "-2"]]
+)
 def test_the_command_refuses_bad_numbers(arguments, capsys):
     with pytest.raises(SystemExit):
         parser().parse_args(arguments)

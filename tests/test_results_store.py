@@ -32,8 +32,21 @@ from sim.results import RunStore
 ROOT = Path(__file__).parents[1]
 LINEUP = ("heuristic", "first-legal", "heuristic", "first-legal")
 PLAN = tournament.Plan("straights", LINEUP, rounds=300, seed=3, duplicate=True, chunk_size=100)
-RUN_ARGS = ["tournament", "--game", "straights", "--players", ",".join(LINEUP), "--rounds", "300", "--seed", "3",
-            "--duplicate", "--chunk-size", "100", "--quiet"]
+RUN_ARGS = [
+    "tournament",
+    "--game",
+    "straights",
+    "--players",
+    ",".join(LINEUP),
+    "--rounds",
+    "300",
+    "--seed",
+    "3",
+    "--duplicate",
+    "--chunk-size",
+    "100",
+    "--quiet",
+]
 MEMORY = 4 << 30  # bytes of address space a cardsim command here may take
 SECONDS = 120
 
@@ -45,8 +58,15 @@ def cardsim(*args: str, seconds: float = SECONDS) -> subprocess.CompletedProcess
         resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
 
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "sim.cli", *args], cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=seconds, preexec_fn=limited)
+    return subprocess.run(
+        [sys.executable, "-m", "sim.cli", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=seconds,
+        preexec_fn=limited,
+    )
 
 
 def one_line(stderr: str) -> str:
@@ -221,8 +241,10 @@ BAD_PLANS = {
     "extra-key": ('"rounds": 300, "turbo": true', "unknown settings turbo"),
     "seat-plan": ('"rounds": 300, "seat_plan": [[0, 1, 2, 9]]', "every seating must seat 4 of the 4 players"),
     "seat-plan-type": ('"rounds": 300, "seat_plan": "0123"', "seat_plan must be a list of seatings"),
-    "too-much-work": ('"rounds": 1000000000000000, "chunk_size": 1',
-                      "make 1,000,000,000,000,000 chunks, more than a run holds (1,000,000)"),
+    "too-much-work": (
+        '"rounds": 1000000000000000, "chunk_size": 1',
+        "make 1,000,000,000,000,000 chunks, more than a run holds (1,000,000)",
+    ),
 }
 
 
@@ -291,8 +313,20 @@ def test_bad_experiment_settings_are_one_line(tmp_path, settings, message):
 
 
 def test_too_much_work_on_the_command_line_is_refused_before_it_starts(tmp_path):
-    done = cardsim("tournament", "--game", "straights", "--players", "first-legal," * 3 + "first-legal",
-                   "--rounds", "1000000000000000", "--chunk-size", "1", "--out", str(tmp_path / "run"), seconds=60)
+    done = cardsim(
+        "tournament",
+        "--game",
+        "straights",
+        "--players",
+        "first-legal," * 3 + "first-legal",
+        "--rounds",
+        "1000000000000000",
+        "--chunk-size",
+        "1",
+        "--out",
+        str(tmp_path / "run"),
+        seconds=60,
+    )
     assert done.returncode == 2
     assert one_line(done.stderr).endswith("choose a chunk size of at least 1,000,000,000\n")
 
@@ -307,6 +341,13 @@ def test_reading_rows_starts_no_pyarrow_thread_that_could_abort_the_exit(pristin
         "before = threads(); RunStore(sys.argv[1]).load_rows(); print(threads() - before)\n"
     )
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    started = subprocess.run([sys.executable, "-c", probe, str(pristine)], cwd=ROOT, env=env, capture_output=True,
-                             text=True, timeout=SECONDS, check=True)
+    started = subprocess.run(
+        [sys.executable, "-c", probe, str(pristine)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=SECONDS,
+        check=True,
+    )
     assert started.stdout.strip() == "0"

@@ -33,6 +33,7 @@ Z975 = 1.959963984540054  # Φ⁻¹(0.975)
 
 # --------------------------------------------------------------------------- normal_quantile
 
+
 @pytest.mark.parametrize(
     ("p", "expected"),
     [
@@ -92,6 +93,7 @@ def test_normal_quantile_matches_scipy() -> None:
 
 
 # --------------------------------------------------------------------------- means
+
 
 def test_mean_interval_known_value() -> None:
     iv = mean_interval([1, 2, 3, 4, 5])
@@ -172,9 +174,7 @@ def test_from_moments_chunks_add_up() -> None:
     n = sum(c.size for c in chunks)
     total = sum(int(c.sum()) for c in chunks)
     total_sq = sum(int((c * c).sum()) for c in chunks)
-    _assert_same_interval(
-        mean_interval_from_moments(n, total, total_sq), mean_interval(np.concatenate(chunks))
-    )
+    _assert_same_interval(mean_interval_from_moments(n, total, total_sq), mean_interval(np.concatenate(chunks)))
 
 
 # --------------------------------------------------------------------------- Wilson
@@ -208,8 +208,12 @@ def test_wilson_known_values(successes: int, trials: int, low: float, high: floa
     [
         (0, 1, 0.0, Z975**2 / (1 + Z975**2)),  # [0, 0.7935]
         (1, 1, 1 / (1 + Z975**2), 1.0),  # [0.2065, 1]
-        (1, 2, 0.5 - Z975 * math.sqrt(1 / 8 + Z975**2 / 16) / (1 + Z975**2 / 2),
-         0.5 + Z975 * math.sqrt(1 / 8 + Z975**2 / 16) / (1 + Z975**2 / 2)),  # [0.0945, 0.9055]
+        (
+            1,
+            2,
+            0.5 - Z975 * math.sqrt(1 / 8 + Z975**2 / 16) / (1 + Z975**2 / 2),
+            0.5 + Z975 * math.sqrt(1 / 8 + Z975**2 / 16) / (1 + Z975**2 / 2),
+        ),  # [0.0945, 0.9055]
     ],
 )
 def test_wilson_at_a_trial_or_two_is_wide_but_never_zero_wide(successes, trials, low, high) -> None:
@@ -249,9 +253,7 @@ def test_wilson_interval_is_a_sub_interval_of_unit_containing_the_proportion(
     assert mirrored.low == pytest.approx(1 - iv.high, abs=1e-12)
 
 
-@pytest.mark.parametrize(
-    ("trials", "p"), [(20, 0.5), (50, 0.1), (100, 0.3), (400, 0.05), (1000, 0.5)]
-)
+@pytest.mark.parametrize(("trials", "p"), [(20, 0.5), (50, 0.1), (100, 0.3), (400, 0.05), (1000, 0.5)])
 def test_wilson_coverage_is_close_to_nominal(trials: int, p: float) -> None:
     # Exact coverage: the binomial probability of the outcomes whose interval contains p.
     coverage = sum(
@@ -263,6 +265,7 @@ def test_wilson_coverage_is_close_to_nominal(trials: int, p: float) -> None:
 
 
 # --------------------------------------------------------------------------- paired differences
+
 
 def test_paired_difference_known_value() -> None:
     iv = paired_difference([3, 5, 7, 9, 11], [2, 3, 4, 5, 6])  # differences 1..5
@@ -308,6 +311,7 @@ def test_variance_reduction_known_value_and_edges() -> None:
 
 
 # --------------------------------------------------------------------------- Elo and LOS
+
 
 def test_elo_from_score_known_values() -> None:
     assert elo_from_score(0.5) == 0.0
@@ -362,6 +366,7 @@ def test_likelihood_of_superiority() -> None:
 
 
 # --------------------------------------------------------------------------- SPRT
+
 
 def test_sprt_bounds_known_values() -> None:
     lower, upper = sprt_bounds(0.05, 0.05)
@@ -463,8 +468,9 @@ def test_draws_count_half_and_a_chain_adds_ratings_and_variances() -> None:
     assert drawn.estimate == pytest.approx(190.849, abs=1e-3)
     # A beat B and B beat C 30-10 each, A never met C: A is 2 × 190.849 above C, and its variance is
     # the sum of the two links' (so its half-width is √2 times one link's, 124.326·√2 = 175.823).
-    a, b, c = stats.paired_comparison_ratings(3, [stats.Encounter(0, 1, 30, 0, 10), stats.Encounter(1, 2, 30, 0, 10)],
-                                              anchor=2)
+    a, b, c = stats.paired_comparison_ratings(
+        3, [stats.Encounter(0, 1, 30, 0, 10), stats.Encounter(1, 2, 30, 0, 10)], anchor=2
+    )
     assert a.estimate == pytest.approx(381.697, abs=1e-3) and b.estimate == pytest.approx(190.849, abs=1e-3)
     assert (a.high - a.low) / 2 == pytest.approx(175.823, abs=1e-2)
 

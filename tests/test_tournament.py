@@ -62,9 +62,7 @@ def test_reference_and_fast_engines_give_identical_results(tmp_path, games):
     fast = run_plan(tournament.Plan(engine="fast", **common), tmp_path / "fast")
     reference = run_plan(tournament.Plan(engine="reference", **common), tmp_path / "reference")
     pd.testing.assert_frame_equal(fast.summary, reference.summary)
-    pd.testing.assert_frame_equal(
-        RunStore(tmp_path / "fast").load_rows(), RunStore(tmp_path / "reference").load_rows()
-    )
+    pd.testing.assert_frame_equal(RunStore(tmp_path / "fast").load_rows(), RunStore(tmp_path / "reference").load_rows())
 
 
 def test_summary_and_paired_tables_match_the_rows(tmp_path):
@@ -91,7 +89,9 @@ def test_summary_and_paired_tables_match_the_rows(tmp_path):
     record = int((margin > 1e-9).sum()), int((margin.abs() <= 1e-9).sum()), int((margin < -1e-9).sum())
     assert (pair["wins"], pair["draws"], pair["losses"]) == record and sum(record) == 800
     elo = stats.elo_interval(*record)
-    assert (pair["elo"], pair["elo_ci95_low"], pair["elo_ci95_high"]) == pytest.approx((elo.estimate, elo.low, elo.high))
+    assert (pair["elo"], pair["elo_ci95_low"], pair["elo_ci95_high"]) == pytest.approx(
+        (elo.estimate, elo.low, elo.high)
+    )
     assert pair["los"] == pytest.approx(stats.likelihood_of_superiority(record[0], record[2]))
     timing = pd.read_csv(tmp_path / "timing.csv").set_index("strategy")
     # Compiled policies decide inside the fast engine's kernel, uncounted and untimed.
@@ -99,14 +99,22 @@ def test_summary_and_paired_tables_match_the_rows(tmp_path):
     summary = pd.read_csv(tmp_path / "summary.csv")
     assert list(summary.columns[:6]) == ["strategy", "seats", "rounds", "mean_points", "ci95_low", "ci95_high"]
     assert list(pd.read_csv(tmp_path / "paired.csv").columns[:6]) == [
-        "strategy_a", "strategy_b", "deals", "mean_diff", "ci95_low", "ci95_high"]
+        "strategy_a",
+        "strategy_b",
+        "deals",
+        "mean_diff",
+        "ci95_low",
+        "ci95_high",
+    ]
     assert {"points_distribution.png", "mean_points.png", "paired_differences.png"} <= {
-        p.name for p in tmp_path.glob("*.png")}
+        p.name for p in tmp_path.glob("*.png")
+    }
 
 
 def test_every_decision_of_a_strategy_asked_in_python_is_timed(tmp_path):
-    plan = tournament.Plan("straights", ("mc:samples=2", "first-legal", "mc:samples=2", "first-legal"), rounds=20,
-                           seed=3, duplicate=True)
+    plan = tournament.Plan(
+        "straights", ("mc:samples=2", "first-legal", "mc:samples=2", "first-legal"), rounds=20, seed=3, duplicate=True
+    )
     run_plan(plan, tmp_path)
     timing = pd.read_csv(tmp_path / "timing.csv").set_index("strategy")
     # mc plays two seats of every seating, 13 decisions a deal each: 20 deals, 4 seatings.
@@ -144,8 +152,13 @@ def test_self_match_shows_no_difference_about_95_percent_of_the_time():
     misses = 0
     repeats = 40
     for seed in range(repeats):
-        plan = tournament.Plan("straights", ("first-legal", "heuristic", "first-legal", "heuristic:reach=1.0"),
-                               rounds=400, seed=seed, chunk_size=400)
+        plan = tournament.Plan(
+            "straights",
+            ("first-legal", "heuristic", "first-legal", "heuristic:reach=1.0"),
+            rounds=400,
+            seed=seed,
+            chunk_size=400,
+        )
         rows = tournament.play_chunk(plan, 0).rows
         seat1 = rows[rows["seat"] == 1]["points"].to_numpy()
         seat3 = rows[rows["seat"] == 3]["points"].to_numpy()
@@ -155,8 +168,12 @@ def test_self_match_shows_no_difference_about_95_percent_of_the_time():
 
 # Hand-made Euchre results for two deals (or games) in the two partnership seatings, as (team 0, team 1)
 # points. Seating 0 puts heuristic on team 0 (seats 0 and 2), seating 1 on team 1 (seats 1 and 3).
-TEAM_POINTS = np.array([[[1, 0], [0, 2]],   # seating 0: deal 0, deal 1
-                        [[0, 2], [1, 0]]])  # seating 1
+TEAM_POINTS = np.array(
+    [
+        [[1, 0], [0, 2]],  # seating 0: deal 0, deal 1
+        [[0, 2], [1, 0]],
+    ]
+)  # seating 1
 Z95 = 1.959963984540054  # the two-sided 95% normal quantile
 
 
@@ -183,7 +200,8 @@ def test_partners_count_once_in_the_mean_points_interval():
     line = summary.loc["heuristic"]
     assert line["rounds"] == 4
     assert (line["mean_points"], line["ci95_low"], line["ci95_high"]) == pytest.approx(
-        (0.75, 0.75 - half_width, 0.75 + half_width))
+        (0.75, 0.75 - half_width, 0.75 + half_width)
+    )
     assert summary.loc["simple", "rounds"] == 4 and summary.loc["simple", "mean_points"] == pytest.approx(0.75)
 
 
@@ -198,12 +216,14 @@ def test_partners_count_once_in_the_win_rate_interval():
     line = summary.loc["heuristic"]
     assert (line["games"], line["rounds"], line["mean_game_length"]) == (4, 20, 5)
     assert (line["win_rate"], line["win_ci95_low"], line["win_ci95_high"]) == pytest.approx(
-        (0.75, centre - half_width, centre + half_width))
+        (0.75, centre - half_width, centre + half_width)
+    )
 
 
 def test_a_strategy_on_both_teams_counts_once_for_each():
-    summary = summarize(euchre_plan(players=("heuristic", "heuristic", "heuristic", "simple")),
-                        seat_points(TEAM_POINTS))
+    summary = summarize(
+        euchre_plan(players=("heuristic", "heuristic", "heuristic", "simple")), seat_points(TEAM_POINTS)
+    )
     # Heuristic holds a seat of each team in both seatings: every team result counts, once.
     assert summary.loc["heuristic", "rounds"] == 8
     assert summary.loc["heuristic", "mean_points"] == pytest.approx(TEAM_POINTS.mean())
@@ -211,8 +231,9 @@ def test_a_strategy_on_both_teams_counts_once_for_each():
 
 
 def test_a_euchre_run_counts_each_deal_once_per_partnership(tmp_path):
-    plan = tournament.Plan("euchre", ("heuristic", "heuristic:threshold=6.5") * 2, rounds=20, seed=3,
-                           duplicate=True, engine="reference")
+    plan = tournament.Plan(
+        "euchre", ("heuristic", "heuristic:threshold=6.5") * 2, rounds=20, seed=3, duplicate=True, engine="reference"
+    )
     result = run_plan(plan, tmp_path)
     assert (result.summary["rounds"] == 20 * 2).all() and result.paired.iloc[0]["deals"] == 20
     rows = RunStore(tmp_path).load_rows()
@@ -228,16 +249,37 @@ def test_a_euchre_run_counts_each_deal_once_per_partnership(tmp_path):
 
 def cardsim(*args, cwd=ROOT, **kwargs):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "sim.cli", *args], cwd=cwd, env=env, capture_output=True,
-                          text=True, **kwargs)
+    return subprocess.run(
+        [sys.executable, "-m", "sim.cli", *args], cwd=cwd, env=env, capture_output=True, text=True, **kwargs
+    )
 
 
 def test_killed_run_resumes_to_identical_results(tmp_path):
-    args = ["tournament", "--game", "straights", "--players", ",".join(LINEUP), "--rounds", "12000",
-            "--seed", "8", "--duplicate", "--chunk-size", "250", "--engine", "fast", "--quiet"]
+    args = [
+        "tournament",
+        "--game",
+        "straights",
+        "--players",
+        ",".join(LINEUP),
+        "--rounds",
+        "12000",
+        "--seed",
+        "8",
+        "--duplicate",
+        "--chunk-size",
+        "250",
+        "--engine",
+        "fast",
+        "--quiet",
+    ]
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    killed = subprocess.Popen([sys.executable, "-m", "sim.cli", *args, "--out", str(tmp_path / "killed")],
-                              cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    killed = subprocess.Popen(
+        [sys.executable, "-m", "sim.cli", *args, "--out", str(tmp_path / "killed")],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     chunks = tmp_path / "killed" / "chunks"
     deadline = time.time() + 60
     while time.time() < deadline and len(list(chunks.glob("*.json"))) < 5:
@@ -257,8 +299,10 @@ def test_killed_run_resumes_to_identical_results(tmp_path):
 
 def test_config_file_and_report(tmp_path):
     config = tmp_path / "experiment.toml"
-    config.write_text('game = "straights"\nplayers = ["heuristic", "first-legal", "heuristic", "first-legal"]\n'
-                      f'rounds = 500\nseed = 1\nduplicate = true\nout = "{tmp_path / "run"}"\n')
+    config.write_text(
+        'game = "straights"\nplayers = ["heuristic", "first-legal", "heuristic", "first-legal"]\n'
+        f'rounds = 500\nseed = 1\nduplicate = true\nout = "{tmp_path / "run"}"\n'
+    )
     done = cardsim("tournament", "--config", str(config), "--quiet")
     assert done.returncode == 0, done.stderr
     assert "heuristic" in done.stdout and "Paired per-deal differences" in done.stdout
@@ -343,8 +387,9 @@ def bolder_heuristic(monkeypatch):
     registered = strategies.info("straights", "heuristic")
     defaults = {**registered.parameters, "gift": registered.parameters["gift"] + 1.0}
 
-    def bolder(own_open: float = defaults["own_open"], reach: float = defaults["reach"],
-               gift: float = defaults["gift"]) -> Heuristic:
+    def bolder(
+        own_open: float = defaults["own_open"], reach: float = defaults["reach"], gift: float = defaults["gift"]
+    ) -> Heuristic:
         return Heuristic(own_open, reach, gift)
 
     changed = strategies.StrategyInfo("straights", "heuristic", bolder, registered.deterministic, registered.cheating)
@@ -376,8 +421,9 @@ def test_a_run_whose_stored_players_are_corrupt_is_refused(tmp_path):
 def test_whole_games_count_wins_draws_and_losses_by_team():
     # Two Gemstones games in the two seatings (heuristic in seat 0, then seat 1): seating 0 is a
     # heuristic win and a draw (both seats win), seating 1 a heuristic loss and a draw.
-    plan = tournament.Plan("gemstones", ("heuristic", "greedy"), rounds=2, duplicate=True, games=True,
-                           engine="reference")
+    plan = tournament.Plan(
+        "gemstones", ("heuristic", "greedy"), rounds=2, duplicate=True, games=True, engine="reference"
+    )
     winners = np.array([[[True, False], [True, True]], [[True, False], [True, True]]])
     scores = np.array([[[9, 3], [5, 5]], [[9, 3], [4, 4]]])
     summary = summarize(plan, scores, np.ones((2, 2), dtype=int), winners).loc["heuristic"]
@@ -397,29 +443,63 @@ def test_partners_draw_only_when_another_team_shares_the_win():
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["tournament", "--game", "straights", "--players", "heuristic,nonsense,a,b", "--rounds", "5"],
-         "unknown straights strategy 'nonsense'"),
-        (["tournament", "--game", "straights", "--players", "heuristic,heuristic", "--rounds", "5"],
-         "straights needs 4 players, got 2"),
-        (["tournament", "--game", "straights", "--players", "heuristic:reach=x,a,b,c", "--rounds", "5"],
-         "bad value for reach of heuristic: 'x' is not a number"),
+        (
+            ["tournament", "--game", "straights", "--players", "heuristic,nonsense,a,b", "--rounds", "5"],
+            "unknown straights strategy 'nonsense'",
+        ),
+        (
+            ["tournament", "--game", "straights", "--players", "heuristic,heuristic", "--rounds", "5"],
+            "straights needs 4 players, got 2",
+        ),
+        (
+            ["tournament", "--game", "straights", "--players", "heuristic:reach=x,a,b,c", "--rounds", "5"],
+            "bad value for reach of heuristic: 'x' is not a number",
+        ),
         (["tournament", "--game", "straights"], "tournament needs --players, --rounds"),
         (["tournament", "--config", "/no/such/file.toml"], "cannot read /no/such/file.toml"),
         (["report", "/no/such/run"], "does not exist"),
         (["match", "heuristic", "heuristic"], "A and B are the same strategy"),
-        (["match", "heuristic", "first-legal", "--min-deals", "10", "--max-deals", "5"],
-         "--min-deals (10) is more than --max-deals (5)"),
+        (
+            ["match", "heuristic", "first-legal", "--min-deals", "10", "--max-deals", "5"],
+            "--min-deals (10) is more than --max-deals (5)",
+        ),
         (["league", "--game", "straights", "--players", "heuristic"], "a league needs at least two strategies"),
-        (["league", "--game", "straights", "--players", "heuristic,first-legal", "--anchor", "mc"],
-         "--anchor mc is not one of the league's strategies"),
+        (
+            ["league", "--game", "straights", "--players", "heuristic,first-legal", "--anchor", "mc"],
+            "--anchor mc is not one of the league's strategies",
+        ),
         (["runs", "/no/such/folder"], "/no/such/folder is not a folder"),
         (["strategies", "--import", "/no/such/bots.py"], "cannot import /no/such/bots.py: "),
-        (["tournament", "--import", "no_such_module_anywhere", "--game", "straights", "--players", "a,b,c,d",
-          "--rounds", "5"], "cannot import no_such_module_anywhere: ModuleNotFoundError"),
+        (
+            [
+                "tournament",
+                "--import",
+                "no_such_module_anywhere",
+                "--game",
+                "straights",
+                "--players",
+                "a,b,c,d",
+                "--rounds",
+                "5",
+            ],
+            "cannot import no_such_module_anywhere: ModuleNotFoundError",
+        ),
         (["bench", "--game", "euchre", "--cores", "0"], "--sizes and --cores must be positive"),
         (["crosscheck", "--rounds", "10", "--jobs", "0"], "--jobs must be -1 (every core) or at least 1, not 0"),
-        (["tournament", "--game", "straights", "--players", "first-legal," * 3 + "first-legal", "--rounds", "5",
-          "--jobs", "-2"], "--jobs must be -1 (every core) or at least 1, not -2"),
+        (
+            [
+                "tournament",
+                "--game",
+                "straights",
+                "--players",
+                "first-legal," * 3 + "first-legal",
+                "--rounds",
+                "5",
+                "--jobs",
+                "-2",
+            ],
+            "--jobs must be -1 (every core) or at least 1, not -2",
+        ),
         (["bench", "--sizes", "0"], "--sizes and --cores must be positive"),
     ],
 )
@@ -439,8 +519,20 @@ def test_bad_experiment_files(tmp_path, content):
 
 def test_results_directory_of_another_run_is_refused(tmp_path):
     run_plan(tournament.Plan("straights", LINEUP, rounds=100, seed=1), tmp_path)
-    done = cardsim("tournament", "--game", "straights", "--players", ",".join(LINEUP), "--rounds", "100",
-                   "--seed", "2", "--out", str(tmp_path), "--quiet")
+    done = cardsim(
+        "tournament",
+        "--game",
+        "straights",
+        "--players",
+        ",".join(LINEUP),
+        "--rounds",
+        "100",
+        "--seed",
+        "2",
+        "--out",
+        str(tmp_path),
+        "--quiet",
+    )
     assert done.returncode == 2 and "holds a different run" in done.stderr
 
 
@@ -488,8 +580,10 @@ def test_dask_backend_gives_identical_results(tmp_path):
     distributed = pytest.importorskip("distributed")
     plan = tournament.Plan("straights", LINEUP, rounds=1500, seed=6, duplicate=True, chunk_size=300)
     local = run_plan(plan, tmp_path / "local")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-                                  dashboard_address=None) as cluster, distributed.Client(cluster):
+    with (
+        distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as cluster,
+        distributed.Client(cluster),
+    ):
         remote = run_plan(plan, tmp_path / "dask", jobs=2, backend="dask")
     pd.testing.assert_frame_equal(local.summary, remote.summary)
     pd.testing.assert_frame_equal(stored_rows(tmp_path / "local"), stored_rows(tmp_path / "dask"))
@@ -513,18 +607,39 @@ def test_newest_run_picks_the_last_finished_run_of_the_kind_asked(tmp_path):
 def test_a_strategy_file_imported_on_the_command_line_reaches_dask_workers(tmp_path):
     distributed = pytest.importorskip("distributed")
     bots = tmp_path / "dask_lab_bots.py"
-    bots.write_text("from strategies import register\n"
-                    "from strategies.straights.first_legal import FirstLegal\n\n\n"
-                    "@register('straights', 'dask-lab-first-legal')\n"
-                    "class DaskLabFirstLegal(FirstLegal):\n"
-                    "    'first-legal, from a researcher file'\n")
+    bots.write_text(
+        "from strategies import register\n"
+        "from strategies.straights.first_legal import FirstLegal\n\n\n"
+        "@register('straights', 'dask-lab-first-legal')\n"
+        "class DaskLabFirstLegal(FirstLegal):\n"
+        "    'first-legal, from a researcher file'\n"
+    )
     # The workers run in this process, which never imported the file: only the upload can bring it.
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, protocol="tcp",
-                                  dashboard_address=None) as cluster:
-        done = cardsim("tournament", "--import", str(bots), "--game", "straights", "--rounds", "128",
-                       "--players", "dask-lab-first-legal,heuristic,dask-lab-first-legal,heuristic",
-                       "--chunk-size", "64", "--backend", "dask", "--scheduler", cluster.scheduler_address,
-                       "--jobs", "1", "--out", str(tmp_path / "run"), "--quiet")
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=False, protocol="tcp", dashboard_address=None
+    ) as cluster:
+        done = cardsim(
+            "tournament",
+            "--import",
+            str(bots),
+            "--game",
+            "straights",
+            "--rounds",
+            "128",
+            "--players",
+            "dask-lab-first-legal,heuristic,dask-lab-first-legal,heuristic",
+            "--chunk-size",
+            "64",
+            "--backend",
+            "dask",
+            "--scheduler",
+            cluster.scheduler_address,
+            "--jobs",
+            "1",
+            "--out",
+            str(tmp_path / "run"),
+            "--quiet",
+        )
     assert done.returncode == 0, done.stderr
     assert list(pd.read_csv(tmp_path / "run" / "summary.csv")["strategy"]) == ["dask-lab-first-legal", "heuristic"]
 
@@ -550,8 +665,13 @@ def own_strategies(tmp_path, monkeypatch):
 
 
 def test_workers_import_the_modules_that_registered_a_researchers_strategies(tmp_path, own_strategies):
-    plan = tournament.Plan("straights", ("copied-first-legal", "heuristic", "copied-first-legal", "heuristic"),
-                           rounds=256, seed=4, chunk_size=64)
+    plan = tournament.Plan(
+        "straights",
+        ("copied-first-legal", "heuristic", "copied-first-legal", "heuristic"),
+        rounds=256,
+        seed=4,
+        chunk_size=64,
+    )
     in_workers = tournament.run(plan, RunStore(tmp_path / "two"), jobs=2, progress=False)
     here = tournament.run(plan, RunStore(tmp_path / "one"), jobs=1, progress=False)
     pd.testing.assert_frame_equal(in_workers.summary, here.summary)
@@ -573,8 +693,19 @@ def test_the_engine_defaults_to_the_fastest_the_game_has(tmp_path):
     assert tournament.Plan("straights", LINEUP, rounds=10).engine == "fast"
     assert tournament.Plan("straights", LINEUP, rounds=10, games=True).engine == "fast"
     assert tournament.Plan("ginrummy", ("heuristic", "cs340"), rounds=10, games=True).engine == "fast"
-    done = cardsim("tournament", "--game", "gemstones", "--players", "heuristic,greedy", "--rounds", "4", "--games",
-                   "--quiet", "--out", str(tmp_path / "run"))
+    done = cardsim(
+        "tournament",
+        "--game",
+        "gemstones",
+        "--players",
+        "heuristic,greedy",
+        "--rounds",
+        "4",
+        "--games",
+        "--quiet",
+        "--out",
+        str(tmp_path / "run"),
+    )
     assert done.returncode == 0, done.stderr
     assert RunStore(tmp_path / "run").read_config()["plan"]["engine"] == "fast"
 
@@ -600,42 +731,97 @@ def test_runs_lists_each_run_with_its_game_players_size_and_status(tmp_path):
 def test_a_strategy_file_imported_on_the_command_line_plays_in_workers(tmp_path):
     bots = tmp_path / "lab" / "my_bots.py"
     bots.parent.mkdir()
-    bots.write_text("from strategies import register\n"
-                    "from strategies.straights.first_legal import FirstLegal\n\n\n"
-                    "@register('straights', 'lab-first-legal')\n"
-                    "class LabFirstLegal(FirstLegal):\n"
-                    "    '''first-legal, from a researcher's file'''\n")
+    bots.write_text(
+        "from strategies import register\n"
+        "from strategies.straights.first_legal import FirstLegal\n\n\n"
+        "@register('straights', 'lab-first-legal')\n"
+        "class LabFirstLegal(FirstLegal):\n"
+        "    '''first-legal, from a researcher's file'''\n"
+    )
     common = ["tournament", "--game", "straights", "--rounds", "256", "--chunk-size", "64", "--quiet"]
-    mine = cardsim(common[0], "--import", str(bots), *common[1:], "--jobs", "2",
-                   "--players", "lab-first-legal,heuristic,lab-first-legal,heuristic", "--out", str(tmp_path / "mine"))
+    mine = cardsim(
+        common[0],
+        "--import",
+        str(bots),
+        *common[1:],
+        "--jobs",
+        "2",
+        "--players",
+        "lab-first-legal,heuristic,lab-first-legal,heuristic",
+        "--out",
+        str(tmp_path / "mine"),
+    )
     assert mine.returncode == 0, mine.stderr
     theirs = cardsim(*common, "--players", "first-legal,heuristic,first-legal,heuristic", "--out", str(tmp_path / "fl"))
     mine_summary = pd.read_csv(tmp_path / "mine" / "summary.csv")
     assert list(mine_summary["strategy"]) == ["lab-first-legal", "heuristic"]
     assert theirs.returncode == 0
-    pd.testing.assert_frame_equal(mine_summary.drop(columns="strategy"),
-                                  pd.read_csv(tmp_path / "fl" / "summary.csv").drop(columns="strategy"))
+    pd.testing.assert_frame_equal(
+        mine_summary.drop(columns="strategy"), pd.read_csv(tmp_path / "fl" / "summary.csv").drop(columns="strategy")
+    )
 
 
 def test_a_players_list_keeps_each_specs_settings_together(tmp_path):
     """Settings are separated by commas as players are: a ``key=value`` part belongs to the spec before it."""
-    done = cardsim("tournament", "--game", "gemstones", "--players", "mc:samples=2,horizon=1,greedy", "--rounds", "2",
-                   "--quiet", "--out", str(tmp_path / "run"))
+    done = cardsim(
+        "tournament",
+        "--game",
+        "gemstones",
+        "--players",
+        "mc:samples=2,horizon=1,greedy",
+        "--rounds",
+        "2",
+        "--quiet",
+        "--out",
+        str(tmp_path / "run"),
+    )
     assert done.returncode == 0, done.stderr
     plan = json.loads((tmp_path / "run" / "config.json").read_text())["plan"]
     assert plan["players"] == ["mc:samples=2,horizon=1", "greedy"]
-    wrong = cardsim("tournament", "--game", "gemstones", "--players", "samples=2,greedy", "--rounds", "2", "--quiet",
-                    "--out", str(tmp_path / "wrong"))
+    wrong = cardsim(
+        "tournament",
+        "--game",
+        "gemstones",
+        "--players",
+        "samples=2,greedy",
+        "--rounds",
+        "2",
+        "--quiet",
+        "--out",
+        str(tmp_path / "wrong"),
+    )
     assert wrong.returncode == 2 and "Traceback" not in wrong.stderr and wrong.stderr.count("\n") == 1
-    unpaired = cardsim("tournament", "--game", "gemstones", "--players", "mc:rollout=(greedy,greedy", "--rounds", "2",
-                       "--quiet", "--out", str(tmp_path / "unpaired"))
+    unpaired = cardsim(
+        "tournament",
+        "--game",
+        "gemstones",
+        "--players",
+        "mc:rollout=(greedy,greedy",
+        "--rounds",
+        "2",
+        "--quiet",
+        "--out",
+        str(tmp_path / "unpaired"),
+    )
     assert unpaired.returncode == 2 and "Traceback" not in unpaired.stderr  # argparse's usage, then the error
-    assert unpaired.stderr.splitlines()[-1].endswith("argument --players: unmatched '(' in 'mc:rollout=(greedy,greed...' (25 characters)")
+    assert unpaired.stderr.splitlines()[-1].endswith(
+        "argument --players: unmatched '(' in 'mc:rollout=(greedy,greed...' (25 characters)"
+    )
 
 
 def test_a_players_list_keeps_a_nested_spec_in_parentheses_whole(tmp_path):
-    done = cardsim("tournament", "--game", "gemstones", "--players", "mc:samples=2,horizon=1,rollout=(heuristic),greedy",
-                   "--rounds", "2", "--quiet", "--out", str(tmp_path / "run"))
+    done = cardsim(
+        "tournament",
+        "--game",
+        "gemstones",
+        "--players",
+        "mc:samples=2,horizon=1,rollout=(heuristic),greedy",
+        "--rounds",
+        "2",
+        "--quiet",
+        "--out",
+        str(tmp_path / "run"),
+    )
     assert done.returncode == 0, done.stderr
     plan = json.loads((tmp_path / "run" / "config.json").read_text())["plan"]
     assert plan["players"] == ["mc:samples=2,horizon=1,rollout=(heuristic)", "greedy"]

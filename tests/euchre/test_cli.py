@@ -99,8 +99,10 @@ HUMANS = ["A", "Human", "B", "Simple", "C", "Simple", "D", "Simple"]
 
 def test_a_card_number_of_5000_digits_is_refused_in_one_line():
     code, output = run([str(PACKS / "pack.in"), "noshuffle", "1", *HUMANS], "pass\n" + "1" * 5000 + "\n")
-    assert code == 0 and output.endswith("Human player A, please select a card:\nEnter a card number from 0 to 4.\n"
-                                         "Human player A, please select a card:\n")
+    assert code == 0 and output.endswith(
+        "Human player A, please select a card:\nEnter a card number from 0 to 4.\n"
+        "Human player A, please select a card:\n"
+    )
 
 
 def test_ctrl_c_at_a_prompt_is_one_line_and_status_130(capsys):

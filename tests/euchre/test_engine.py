@@ -10,7 +10,15 @@ from sim import games
 from sim.cards import suit_of
 from sim.euchre import rules
 from sim.euchre.engine import (
-    Game, GameEnded, Hand, HandEnded, IllegalAction, Played, ScoresChanged, SpecPack, TrickTaken,
+    Game,
+    GameEnded,
+    Hand,
+    HandEnded,
+    IllegalAction,
+    Played,
+    ScoresChanged,
+    SpecPack,
+    TrickTaken,
 )
 from sim.euchre.observation import PASS, Phase, order_up
 

@@ -2,12 +2,12 @@
 
 from sim import tournament
 from sim.results import RunStore
-import strategies
 
 
 def test_heuristic_beats_simple_on_swapped_partnerships(tmp_path):
-    plan = tournament.Plan("euchre", ("heuristic", "simple", "heuristic", "simple"), rounds=300, seed=4,
-                           duplicate=True, engine="reference")
+    plan = tournament.Plan(
+        "euchre", ("heuristic", "simple", "heuristic", "simple"), rounds=300, seed=4, duplicate=True, engine="reference"
+    )
     result = tournament.run(plan, RunStore(tmp_path), progress=False)
     pair = result.paired.iloc[0]
     assert (pair["strategy_a"], pair["strategy_b"]) == ("heuristic", "simple")

@@ -25,8 +25,8 @@ from sim.cards import SUIT_NAMES, card_name, format_cards, parse_card
 from sim.euchre import rules
 from sim.euchre.engine import Hand
 from sim.euchre.game import GAME
-from sim.play import play_out
 from sim.euchre.observation import PASS, order_up, ordered_suit
+from sim.play import play_out
 from tests.playthroughs import ACTION_SEPARATOR, parse_dealt_header, playthrough_tests, regenerate, step_lines
 
 PLAYTHROUGHS = Path(__file__).parent / "playthroughs"
@@ -63,8 +63,12 @@ def field_text(name: str, value: Any) -> str:
 def canonical_text(pack: list[int], dealer: int, actions: list[int]) -> str:
     """The step-by-step record of replaying ``actions`` on ``pack`` dealt by ``dealer``."""
     hand = Hand(tuple(pack), dealer)
-    lines = [f"pack: {format_cards(pack)}", f"dealer: {dealer}", f"actions: {actions_text(actions)}",
-             f"upcard: {card_name(hand.upcard)}"]
+    lines = [
+        f"pack: {format_cards(pack)}",
+        f"dealer: {dealer}",
+        f"actions: {actions_text(actions)}",
+        f"upcard: {card_name(hand.upcard)}",
+    ]
     lines += [f"seat {seat} holds: {format_cards(cards)}" for seat, cards in enumerate(hand.hands)]
     lines += step_lines(hand, actions, action_name, field_text)
     lines.append(f"points: {' '.join(map(str, hand.points()))}")

@@ -28,13 +28,26 @@ def test_plain_order_is_rank_then_suit_d_c_h_s():
     shuffled = ["Ace of Spades", "Nine of Diamonds", "Nine of Spades", "Nine of Clubs", "Nine of Hearts"]
     ordered = rules.sorted_hand([card(name) for name in shuffled])
     assert [rules.card_long_name(c) for c in ordered] == [
-        "Nine of Spades", "Nine of Hearts", "Nine of Clubs", "Nine of Diamonds", "Ace of Spades"]
+        "Nine of Spades",
+        "Nine of Hearts",
+        "Nine of Clubs",
+        "Nine of Diamonds",
+        "Ace of Spades",
+    ]
 
 
 def test_trump_order_with_bowers():
     trump = HEARTS
-    expected = ["Jack of Hearts", "Jack of Diamonds", "Ace of Hearts", "King of Hearts", "Queen of Hearts",
-                "Ten of Hearts", "Nine of Hearts", "Ace of Diamonds"]
+    expected = [
+        "Jack of Hearts",
+        "Jack of Diamonds",
+        "Ace of Hearts",
+        "King of Hearts",
+        "Queen of Hearts",
+        "Ten of Hearts",
+        "Nine of Hearts",
+        "Ace of Diamonds",
+    ]
     cards = [card(name) for name in expected]
     assert sorted(cards, key=lambda c: rules.trump_key(c, trump), reverse=True) == cards
 

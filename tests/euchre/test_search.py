@@ -7,8 +7,8 @@ import pytest
 
 import strategies
 from sim.cards import mask_of
-from sim.euchre import rules
 from sim.crosscheck import crosscheck
+from sim.euchre import rules
 from sim.euchre.engine import Hand
 from sim.euchre.game import GAME
 from sim.euchre.observation import DISCARD_STEP, NONE, SCRIPT_STEPS, Phase

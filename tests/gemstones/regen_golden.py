@@ -17,8 +17,7 @@ from sim.gemstones.cli import main
 
 GOLDEN = Path(__file__).parent / "golden"
 # Cases whose input is generated: name -> the lines typed before the answerer takes over.
-ANSWERED = {"two-humans-seed-44": ["n", "Jane", "Tom"], "human-vs-greedy-seed-7": ["Ana"],
-            "load-midgame": []}
+ANSWERED = {"two-humans-seed-44": ["n", "Jane", "Tom"], "human-vs-greedy-seed-7": ["Ana"], "load-midgame": []}
 
 
 class Answerer:
@@ -45,7 +44,7 @@ class Answerer:
 
     def answer(self, text: str) -> str:
         question = text.removesuffix("> ").splitlines()[-1].removeprefix("> ")
-        turn = text[text.rfind("\nTurn "):]
+        turn = text[text.rfind("\nTurn ") :]
         pick = int.from_bytes(hashlib.sha256(turn.encode()).digest()[:4], "big")
         if question.startswith("Pause"):
             self.pauses += 1

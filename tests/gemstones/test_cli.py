@@ -45,11 +45,17 @@ BAD_ANSWERS = {
     "second play answer": (NEW_GAME, "2", "Please answer y or n."),
     "discard position out of range": (NEW_GAME + "n\n", "9", "Position 9 is out of range (1-4)."),
     "discard not a number": (NEW_GAME + "n\n", "first", "Please type a position from 1 to 4, or n."),
-    "discard position of 5,000 digits": (NEW_GAME + "n\n", "9" * 5000,
-                                         f"Position {'9' * 24}... (5000 characters) is out of range (1-4)."),
+    "discard position of 5,000 digits": (
+        NEW_GAME + "n\n",
+        "9" * 5000,
+        f"Position {'9' * 24}... (5000 characters) is out of range (1-4).",
+    ),
     "stone not in the trade area": (NEW_GAME + "n\nn\n", "R", "There is no Ruby in the trade area."),
-    "not a stone": (NEW_GAME + "n\nn\n", "X", "'X' is not a stone (stones: Quartz, Hematite, Obsidian, "
-                    "Malachite, Turquoise, Ruby, Amethyst, Emerald)."),
+    "not a stone": (
+        NEW_GAME + "n\nn\n",
+        "X",
+        "'X' is not a stone (stones: Quartz, Hematite, Obsidian, Malachite, Turquoise, Ruby, Amethyst, Emerald).",
+    ),
 }
 
 
@@ -74,8 +80,10 @@ def test_the_third_chain_is_offered_only_to_a_player_who_can_pay(tmp_path, monke
 def test_a_sale_answer_of_5000_digits_is_refused_in_one_line(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     _, reached = play(["--load", "midgame.sav"], "n\ny\nQ\nT\n")
-    assert reached.endswith("must be sold. Type its number (1: Hematite (1 card, 0 coins), 2: Quartz (6 cards, "
-                            "2 coins), 3: Turquoise (1 card, 0 coins)).\n> ")
+    assert reached.endswith(
+        "must be sold. Type its number (1: Hematite (1 card, 0 coins), 2: Quartz (6 cards, "
+        "2 coins), 3: Turquoise (1 card, 0 coins)).\n> "
+    )
     code, out = play(["--load", "midgame.sav"], "n\ny\nQ\nT\n" + "1" * 5000 + "\n")
     assert code == 1 and out.startswith(reached + "Please type one of 1, 2, 3.\n")
 
@@ -83,9 +91,11 @@ def test_a_sale_answer_of_5000_digits_is_refused_in_one_line(tmp_path, monkeypat
 def test_a_sale_asks_for_a_listed_chain_number():
     # Jane plays on, buys the third chain, takes Tom's Q and T: her front card M finds no slot.
     _, out = play(["--load", "midgame.sav"], "n\ny\nQ\nT\n5\n")
-    assert out.endswith("Please type one of 1, 2, 3.\nNo chain or free slot for M: a chain must be sold. "
-                        "Type its number (1: Hematite (1 card, 0 coins), 2: Quartz (6 cards, 2 coins), "
-                        "3: Turquoise (1 card, 0 coins)).\n> ")
+    assert out.endswith(
+        "Please type one of 1, 2, 3.\nNo chain or free slot for M: a chain must be sold. "
+        "Type its number (1: Hematite (1 card, 0 coins), 2: Quartz (6 cards, 2 coins), "
+        "3: Turquoise (1 card, 0 coins)).\n> "
+    )
 
 
 def test_end_of_input_anywhere_says_the_game_was_not_saved_and_fails(tmp_path, monkeypatch, capsys):
@@ -129,7 +139,9 @@ def test_a_failed_save_says_why_asks_again_and_leaves_the_old_file(tmp_path, mon
 
     monkeypatch.setattr(files.os, "replace", failing_replace)
     code = main(["--load", "keep.sav"], io.StringIO("y\nkeep.sav\n"), stdout := io.StringIO())
-    assert code == 1 and stdout.getvalue().endswith("Could not save to keep.sav: No space left on device.\nSave to which file?\n> ")
+    assert code == 1 and stdout.getvalue().endswith(
+        "Could not save to keep.sav: No space left on device.\nSave to which file?\n> "
+    )
     assert (tmp_path / "keep.sav").read_text() == MIDGAME
     assert sorted(path.name for path in tmp_path.iterdir()) == ["keep.sav"]
 
@@ -156,7 +168,7 @@ HOSTILE = {
     "unknown stone letter": edited("hand1 M H", "hand1 X H"),
     "105 cards": edited("hand1 M H", "hand1 Q M H"),
     "103 cards": edited("hand1 M H", "hand1 H"),
-    "two chains of one stone": edited("chains2 Q OOO", "chains2 Q QQQ") .replace("deck Q Q T", "deck O O T", 1),
+    "two chains of one stone": edited("chains2 Q OOO", "chains2 Q QQQ").replace("deck Q Q T", "deck O O T", 1),
     "mixed chain": edited("chains2 Q OOO", "chains2 Q OQO"),
     "four chains": edited("chains2 Q OOO", "chains2 Q OOO - -"),
     "negative coins": edited("coins2 0", "coins2 -3"),
@@ -212,9 +224,19 @@ def test_binary_and_oversized_files(tmp_path, capsys):
         assert capsys.readouterr().err.count("\n") == 1
 
 
-@pytest.mark.parametrize("args", [["--seed", "x"], ["--seed", "-1"], ["--seed", "7" * 5000], ["--players", "human"],
-                                  ["--players", "random:seed=-1,greedy"], ["--players", "human,random:seed=" + "9" * 5000],
-                                  ["--players", "human,nonsense"], ["--load", "a.sav", "--seed", "1"]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--seed", "x"],
+        ["--seed", "-1"],
+        ["--seed", "7" * 5000],
+        ["--players", "human"],
+        ["--players", "random:seed=-1,greedy"],
+        ["--players", "human,random:seed=" + "9" * 5000],
+        ["--players", "human,nonsense"],
+        ["--load", "a.sav", "--seed", "1"],
+    ],
+)
 def test_bad_arguments_are_usage_errors(args, capsys):
     with pytest.raises(SystemExit) as stop:
         main(args, io.StringIO(""), io.StringIO())
@@ -224,7 +246,9 @@ def test_bad_arguments_are_usage_errors(args, capsys):
 def test_installed_program_and_module_run_without_tracebacks():
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).parents[2]))
     command = [sys.executable, "-m", "sim.gemstones"]
-    done = subprocess.run(command + ["--seed", "3", "--players", "greedy,random"], capture_output=True, text=True, env=env)
+    done = subprocess.run(
+        command + ["--seed", "3", "--players", "greedy,random"], capture_output=True, text=True, env=env
+    )
     assert done.returncode == 0 and done.stdout == (GOLDEN / "computers-seed-3.out").read_text()
     bad = subprocess.run(command + ["--load", "/nonexistent.sav"], capture_output=True, text=True, env=env)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr

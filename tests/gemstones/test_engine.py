@@ -9,7 +9,15 @@ import strategies
 from sim import games
 from sim.gemstones import rules, savefile
 from sim.gemstones.engine import (
-    BoughtThirdChain, Discarded, GameEnded, IllegalAction, Sold, State, TradeAreaFilled, TurnStarted, Variants,
+    BoughtThirdChain,
+    Discarded,
+    GameEnded,
+    IllegalAction,
+    Sold,
+    State,
+    TradeAreaFilled,
+    TurnStarted,
+    Variants,
 )
 from sim.gemstones.game import PACKS
 from sim.gemstones.observation import BUY, PASS, Phase
@@ -117,7 +125,9 @@ def play_with(state, players):
 
 @pytest.mark.parametrize("seed", range(12))
 def test_saved_and_loaded_at_any_point_plays_on_identically(seed):
-    players = [strategies.get("gemstones", name) for name in (("random", "greedy") if seed % 2 else ("greedy", "random"))]
+    players = [
+        strategies.get("gemstones", name) for name in (("random", "greedy") if seed % 2 else ("greedy", "random"))
+    ]
     variants = Variants(draw_at_turn_start=seed % 3 == 0, sold_cards=("removed", "discard", "bohnanza")[seed % 3])
     original, _ = State.new(PACKS.deal_at(seed, 0), variants, game_id=seed)
     play_with(original, players)

@@ -108,9 +108,13 @@ def test_a_position_is_worth_its_coins_and_in_a_game_going_on_its_chains_sale():
     heuristic = strategies.get("gemstones", "heuristic")
     going = fast.play_on(fast.deal(deals), [heuristic] * 2, turns=10)
     worth = mc.position_worth(going)
-    sale = [[sum(rules.chain_value(stone, length) for stone, length in zip(stones, lengths) if stone != NONE)
-             for stones, lengths in zip(game_stones, game_lengths)]
-            for game_stones, game_lengths in zip(going.chain_stones.tolist(), going.chain_lengths.tolist())]
+    sale = [
+        [
+            sum(rules.chain_value(stone, length) for stone, length in zip(stones, lengths) if stone != NONE)
+            for stones, lengths in zip(game_stones, game_lengths)
+        ]
+        for game_stones, game_lengths in zip(going.chain_stones.tolist(), going.chain_lengths.tolist())
+    ]
     np.testing.assert_array_equal(worth, going.coins + np.array(sale))
     assert (np.array(sale) > 0).any()
     ended = fast.play_on(going, [heuristic] * 2)

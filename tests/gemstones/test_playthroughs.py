@@ -26,11 +26,9 @@ import strategies
 from sim.gemstones import rules
 from sim.gemstones.engine import NUM_PLAYERS, State
 from sim.gemstones.game import GAME
-from sim.play import play_out
 from sim.gemstones.observation import NUM_ACTIONS, describe
-from tests.playthroughs import (
-    ACTION_SEPARATOR, events_text, parse_actions, playthrough_tests, regenerate, step_lines
-)
+from sim.play import play_out
+from tests.playthroughs import ACTION_SEPARATOR, events_text, parse_actions, playthrough_tests, regenerate, step_lines
 
 PLAYTHROUGHS = Path(__file__).parent / "playthroughs"
 # (file name, deal seed, deal index, strategy spec playing both seats) of the stored playthroughs.
@@ -54,7 +52,11 @@ def field_text(name: str, value: Any) -> str:
 def canonical_text(deck: list[int], actions: list[int]) -> str:
     """The step-by-step record of replaying ``actions`` on a game dealt from ``deck``."""
     state, started = State.new(deck)
-    lines = [f"deck: {rules.format_cards(deck)}", f"actions: {actions_text(actions)}", f"start: {events_text(started, field_text)}"]
+    lines = [
+        f"deck: {rules.format_cards(deck)}",
+        f"actions: {actions_text(actions)}",
+        f"start: {events_text(started, field_text)}",
+    ]
     lines += [f"seat {seat} holds: {rules.format_cards(hand)}" for seat, hand in enumerate(state.hands)]
     lines += step_lines(state, actions, describe, field_text)
     lines.append(f"coins: {' '.join(map(str, state.coins))}")

@@ -92,10 +92,14 @@ def test_knock_is_checked_on_the_users_own_sets():
 
 
 def test_module_runs_as_a_program():
-    done = subprocess.run([sys.executable, "-m", "sim.ginrummy", "--seed", "1"], input="h\nq\n",
-                          capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "sim.ginrummy", "--seed", "1"],
+        input="h\nq\n",
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 0 and done.stderr == "" and "Goodbye." in done.stdout
-
 
 
 class Recording:
@@ -131,7 +135,8 @@ def test_an_unknown_computer_is_refused_in_one_line(capsys):
         main(["--vs", "nonsense"], io.StringIO(""), io.StringIO())
     assert stopped.value.code == 2
     assert capsys.readouterr().err.splitlines()[-1] == (
-        "ginrummy: error: unknown ginrummy strategy 'nonsense' (known: cs340, heuristic, mc, policy:path=..., simple, best)"
+        "ginrummy: error: unknown ginrummy strategy 'nonsense' "
+        "(known: cs340, heuristic, mc, policy:path=..., simple, best)"
     )
 
 
@@ -148,6 +153,7 @@ def test_cardsim_play_ginrummy(capsys):
 
 # -------------------------------------------------------------- drawn cards' set letters, the computer's layouts
 
+
 def last_listing(output: str) -> list[str]:
     """The ``number letter card`` lines of the last listing of the user's cards in ``output``."""
     return output.rsplit("Your cards:\n", 1)[1].split("\nUnmatched", 1)[0].splitlines()
@@ -157,8 +163,17 @@ def test_a_drawn_card_joins_set_a_while_the_hand_is_unarranged():
     _, output = run(["--seed", "7"], "d\nd 1\ns\nc\n")  # throw 3C, draw from the stock, list
     assert "You draw JH from the stock." in output
     assert last_listing(output) == [
-        "  1 a 5C", "  2 a 7C", "  3 a TC", "  4 a 2H", "  5 a 7H", "  6 a JH",
-        "  7 a QH", "  8 a KH", "  9 a 3S", " 10 a 4S", " 11 a 9S",
+        "  1 a 5C",
+        "  2 a 7C",
+        "  3 a TC",
+        "  4 a 2H",
+        "  5 a 7H",
+        "  6 a JH",
+        "  7 a QH",
+        "  8 a KH",
+        "  9 a 3S",
+        " 10 a 4S",
+        " 11 a 9S",
     ]
 
 

@@ -120,5 +120,7 @@ def test_tournament_view_is_seeded_and_swaps_seats():
     players = [strategies.get("ginrummy", name) for name in ("cs340", "simple")]
     rounds = gin_game.GAME.play_rounds["reference"](first, players, np.arange(4))
     assert rounds.points.shape == (4, 2) and (rounds.points.min(axis=1) == 0).all()
-    result = gin_game.GAME.play_games["reference"](np.arange(2), lambda ids, r: gin_game.PACKS.deals_at(3, ids, (1, r)), players)
+    result = gin_game.GAME.play_games["reference"](
+        np.arange(2), lambda ids, r: gin_game.PACKS.deals_at(3, ids, (1, r)), players
+    )
     assert result.winners.sum(axis=1).tolist() == [1, 1] and (result.rounds >= 1).all()

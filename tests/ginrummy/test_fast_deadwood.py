@@ -128,8 +128,12 @@ def test_the_best_discard_is_the_strategies_throw():
     taken = np.array([rng.choice(list(cards_in(int(mask)))) for mask in masks])  # the card that may not go back
     allowed = np.repeat(masks & ~(np.int64(1) << taken), 2)[::2]  # strided, as a column of a table would be
     # Several cards barred (a caller's own rule, say): a mask of three to six of the hand's cards.
-    several = np.array([sum(1 << int(card) for card in rng.choice(list(cards_in(int(mask))), rng.integers(3, 7),
-                                                                    replace=False)) for mask in masks])
+    several = np.array(
+        [
+            sum(1 << int(card) for card in rng.choice(list(cards_in(int(mask))), rng.integers(3, 7), replace=False))
+            for mask in masks
+        ]
+    )
     for barred, permitted in ((None, None), (np.int64(1) << taken, allowed), (several, ~several & masks)):
         cards, deadwoods = melds.best_discards(masks, permitted)
         expected = [

@@ -46,7 +46,9 @@ def brute_deadwood(hand: list[int]) -> int:
 
 def meldy_hand(rng: random.Random, size: int) -> list[int]:
     """A hand from a few suits and nearby ranks, so melds are common and the search is tested hard."""
-    pool = [suit * 13 + rank for suit in rng.sample(range(4), rng.randint(2, 4)) for rank in range(rng.randint(0, 4), 13)]
+    pool = [
+        suit * 13 + rank for suit in rng.sample(range(4), rng.randint(2, 4)) for rank in range(rng.randint(0, 4), 13)
+    ]
     return rng.sample(pool, size)
 
 

@@ -43,9 +43,9 @@ def play(game_id: int, players, on_decision=None) -> tuple[tuple[int, int], list
 def test_only_legal_actions(name, opponent):
     players = [strategies.get("ginrummy", name), strategies.get("ginrummy", opponent)]
     for game_id in range(GAMES):
-        seen = []
+        seen: list[int] = []
 
-        def check(hand, player):
+        def check(hand, player, seen=seen):
             observation = hand.observe()
             action = int(copy.deepcopy(player).choose(observation)[0])
             assert observation.legal[0, action], (player, action)

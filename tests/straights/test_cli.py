@@ -106,7 +106,7 @@ def test_spec_example_snippets_appear_in_order():
         found = output.find(snippet, position)
         assert found >= 0, snippet
         position = found + len(snippet)
-    tail = output[output.rfind("Player1's discards:"):]
+    tail = output[output.rfind("Player1's discards:") :]
     position = 0
     for piece in SPEC_EXAMPLE_ROUND_END:
         position = tail.index(piece, position)
@@ -227,7 +227,10 @@ def test_ctrl_c_at_a_prompt_is_one_line_that_says_how_to_save(capsys):
     code = main(["44"], InterruptedInput("h\nc\nc\nc\n"), out := io.StringIO())
     err = capsys.readouterr().err
     assert code == 130 and out.getvalue().endswith(">")
-    assert err == "straights: interrupted; the game was not saved (at a human's turn, save FILE keeps it for --load FILE)\n"
+    assert (
+        err
+        == "straights: interrupted; the game was not saved (at a human's turn, save FILE keeps it for --load FILE)\n"
+    )
 
 
 def test_missing_save_file(tmp_path, capsys):

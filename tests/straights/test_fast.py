@@ -5,14 +5,14 @@ import itertools
 import numpy as np
 import pytest
 
+from sim.api import StrategyFault, round_id
 from sim.cards import NUM_CARDS, rank_of
 from sim.crosscheck import crosscheck
-from sim.straights import rules
 from sim.games import game_deal_source, load
-from sim.straights.game import PACKS
+from sim.straights import rules
 from sim.straights.engine import Game, Round
-from sim.api import StrategyFault, round_id
 from sim.straights.fast import DealError, play_games, play_rounds
+from sim.straights.game import PACKS
 from sim.straights.observation import DISCARDED, FIELDS, NOT_YET, Observation
 from strategies.straights.first_legal import FirstLegal
 
@@ -98,8 +98,8 @@ def test_observations_are_the_same_in_both_engines():
     dealt = PACKS.deals(5, 0, 300)
     reference = [Recorder(FirstLegal()), Recorder(LastLegalOrLowest())]
     fast = [Recorder(FirstLegal()), Recorder(LastLegalOrLowest())]
-    for round_id, deck in enumerate(dealt):
-        play_reference(deck, [reference[0], reference[1], reference[0], reference[1]], round_id)
+    for dealt_round, deck in enumerate(dealt):
+        play_reference(deck, [reference[0], reference[1], reference[0], reference[1]], dealt_round)
     play_rounds(dealt, [fast[0], fast[1], fast[0], fast[1]])
     for expected, got in zip(reference, fast):
         assert expected.seen.keys() == got.seen.keys()
@@ -139,9 +139,9 @@ def test_observations_show_only_the_movers_own_cards():
 
     recorder.choose = choose_and_check
     play_rounds(dealt, [recorder, FirstLegal(), recorder, FirstLegal()])
-    for (round_id, step), fields in recorder.seen.items():
+    for (seen_round, step), fields in recorder.seen.items():
         seat = int(fields["seat"])
-        own_hand = dealt[round_id, seat * rules.HAND_SIZE : (seat + 1) * rules.HAND_SIZE]
+        own_hand = dealt[seen_round, seat * rules.HAND_SIZE : (seat + 1) * rules.HAND_SIZE]
         assert np.array_equal(fields["hand"], own_hand)
         history = fields["history"]
         played = history[(history != DISCARDED) & (history != NOT_YET)]

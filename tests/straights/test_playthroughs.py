@@ -10,14 +10,17 @@ from pathlib import Path
 
 import strategies
 from sim.cards import card_name, format_cards, parse_card
-from sim.straights.game import PACKS
 from sim.straights.engine import Round
+from sim.straights.game import PACKS
 from tests.playthroughs import playthrough_tests, regenerate
 
 PLAYTHROUGHS = Path(__file__).parent / "playthroughs"
 # (file name, deal seed, deal index, strategy spec playing every seat) of the stored playthroughs.
-CASES = [("first-legal-seed-1.txt", 1, 0, "first-legal"), ("heuristic-seed-2.txt", 2, 5, "heuristic"),
-         ("mc-seed-3.txt", 3, 7, "mc:samples=8")]
+CASES = [
+    ("first-legal-seed-1.txt", 1, 0, "first-legal"),
+    ("heuristic-seed-2.txt", 2, 5, "heuristic"),
+    ("mc-seed-3.txt", 3, 7, "mc:samples=8"),
+]
 
 
 def canonical_text(deck: list[int], actions: list[int]) -> str:

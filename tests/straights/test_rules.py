@@ -28,8 +28,10 @@ def naive_playable(table: int) -> set[int]:
         if card not in played
         and (
             rank_of(card) == 6
-            or any(other in played and suit_of(other) == suit_of(card) and abs(rank_of(other) - rank_of(card)) == 1
-                   for other in range(52))
+            or any(
+                other in played and suit_of(other) == suit_of(card) and abs(rank_of(other) - rank_of(card)) == 1
+                for other in range(52)
+            )
         )
     }
 

@@ -9,12 +9,11 @@ import pytest
 import strategies
 from sim.api import StrategyFault
 from sim.crosscheck import crosscheck
+from sim.play import play_out
 from sim.straights import rules
-from sim.straights.game import PACKS
 from sim.straights.engine import IllegalAction, Round
 from sim.straights.fast import play_rounds
-from sim.play import play_out
-from sim.straights.game import new_state
+from sim.straights.game import PACKS, new_state
 from sim.straights.observation import FIELDS, Observation
 from strategies.montecarlo import (
     Rollouts,
