@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from sim import games, plots, report, seating, stats, tournament
+from sim import games, page, plots, report, seating, stats, tournament
 from sim.results import ResultsError, RunStore
 from sim.tournament import PLAN_FIELDS, Plan, PlanError, checked_settings
 
@@ -160,7 +160,7 @@ def finish(league: League, folder: Path, anchor: str | None = None) -> LeagueRes
     shape = league_shape(league, anchor)
     plots.draw_league_plots(folder, shape, matrix, ratings)
     where = [pairing_folder(folder, pairing) for pairing in pairings]
-    page = report.write_league_report(
+    report_file = page.write_league_report(
         folder,
         shape,
         command(league, folder, anchor),
@@ -174,7 +174,7 @@ def finish(league: League, folder: Path, anchor: str | None = None) -> LeagueRes
         ],
         [RunStore(path).read_table("timing.csv") for path in where],
     )
-    return LeagueResult(league, matrix, ratings, prior_draws, page)
+    return LeagueResult(league, matrix, ratings, prior_draws, report_file)
 
 
 def league_shape(league: League, anchor: str = "") -> plots.LeagueShape:

@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 import strategies as strategy_registry
-from sim import games, plots, report, seating
+from sim import games, page, plots, report, seating
 from sim.console import progress_bar, say_error
 from sim.dealing import MAX_SEED
 from sim.games import Game
@@ -512,10 +512,10 @@ def finish(plan: Plan, store: RunStore) -> RunResult:
             f"git revision {str(written.get('git_revision', 'unknown'))[:80]}",
         )
     ]
-    page = report.write_run_report(
+    report_file = page.write_run_report(
         store.path, shape, command(plan, store.path), settings(plan) + made, summary, paired, timing
     )
-    return RunResult(plan, store, summary, paired, timing, page)
+    return RunResult(plan, store, summary, paired, timing, report_file)
 
 
 def interim(plan: Plan, store: RunStore, sound: Iterable[int]) -> tuple[RunResult, int]:

@@ -13,8 +13,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from sim import cli, report, tournament
+from sim import cli, tournament
 from sim import league as leagues
+from sim.page import REPORT
 from sim.results import RunStore
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -98,7 +99,7 @@ def numbers(text: str) -> list[tuple[float, float]]:
 def check_page(folder: Path) -> Page:
     """report.html in ``folder`` parses, names only files that exist beside it, and each of its cells
     shows its CSV's values; returns the page."""
-    page = read_page(folder / report.REPORT)
+    page = read_page(folder / REPORT)
     assert not {"script", "link", "iframe"} & page.tags  # nothing to fetch, nothing to run
     for name in page.images + page.links:
         assert not re.match(r"[a-z]+:", name), f"{name} is not a file beside the page"
@@ -124,11 +125,11 @@ def test_a_duplicate_euchre_run_writes_a_report_whose_numbers_are_its_csvs(tmp_p
     players = ("mc:team_rollout=(heuristic:threshold=6,ace_stands=true)", "heuristic", "mc", "heuristic")
     plan = tournament.Plan("euchre", players, rounds=6, seed=1, duplicate=True)
     result = tournament.run(plan, RunStore(tmp_path), progress=False)
-    assert result.report == tmp_path / report.REPORT
+    assert result.report == tmp_path / REPORT
     page = check_page(tmp_path)
     assert {"summary.csv", "paired.csv", "timing.csv"} <= {csv for csv, *_ in page.cells}
     assert set(page.images) == {"points_distribution.png", "mean_points.png", "paired_differences.png"}
-    text = (tmp_path / report.REPORT).read_text()
+    text = (tmp_path / REPORT).read_text()
     assert "cardsim tournament --game euchre" in text and f"--out {tmp_path}" in text
     assert "are partners in every seating" in text
 
@@ -152,7 +153,7 @@ def test_a_league_report_shows_its_ratings_matrix_and_pairings(tmp_path):
     assert "pairings/0-2/report.html" in page.links
     for pairing in league.pairing_plans():
         check_page(leagues.pairing_folder(tmp_path, pairing))
-    assert result.report == tmp_path / report.REPORT
+    assert result.report == tmp_path / REPORT
     assert "--anchor heuristic" in result.report.read_text()
     # random lost all 8 deals to greedy: its Elo is -inf, its interval [-inf, -127.4], written as such.
     sweep = result.matrix.set_index(["strategy", "opponent"]).loc[("greedy", "random")]
@@ -188,7 +189,7 @@ def test_report_writes_the_page_and_names_it_last(tmp_path, monkeypatch, capsys)
         )
         == "Report: run/report.html"
     )
-    (tmp_path / "run" / report.REPORT).unlink()
+    (tmp_path / "run" / REPORT).unlink()
     assert cardsim("report", "run") == "Report: run/report.html"
     check_page(tmp_path / "run")
     assert (
@@ -208,9 +209,9 @@ def test_report_writes_the_page_and_names_it_last(tmp_path, monkeypatch, capsys)
         )
         == "Report: lg/report.html"
     )
-    (tmp_path / "lg" / report.REPORT).unlink()
+    (tmp_path / "lg" / REPORT).unlink()
     assert cardsim("report", "lg") == "Report: lg/report.html"
-    assert "--anchor random" in (tmp_path / "lg" / report.REPORT).read_text()  # the anchor it was rated against
+    assert "--anchor random" in (tmp_path / "lg" / REPORT).read_text()  # the anchor it was rated against
 
 
 def test_numbers_are_read_as_written():
@@ -221,9 +222,9 @@ def test_numbers_are_read_as_written():
 
 
 def test_the_pipeline_imports_one_way():
-    """league -> tournament -> report -> plots: each module imports only those after it (at any level,
-    type checking included), so plots and reports take tables, never the objects that made them."""
-    order = ["league", "tournament", "report", "plots"]
+    """league -> tournament -> page -> report -> plots: each module imports only those after it (at any
+    level, type checking included), so plots and reports take tables, never the objects that made them."""
+    order = ["league", "tournament", "page", "report", "plots"]
     for index, name in enumerate(order):
         tree = ast.parse((ROOT / "sim" / f"{name}.py").read_text(encoding="utf-8"))
         imported = set()
