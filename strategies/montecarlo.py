@@ -139,6 +139,8 @@ class MonteCarlo(ABC):
 
     worlds_per_decision: int
     confidence: float = 0.0
+    value_scale: int = 1
+    """Rollout values are in units of 1 / value_scale (integers, so totals are exact); explanations divide."""
 
     def choose(self, observation: Any) -> np.ndarray:
         """One action per observation row: its only candidate, or the best one by lookahead."""
@@ -163,7 +165,7 @@ class MonteCarlo(ABC):
         if len(slots) < 2:
             return []
         rollouts = plan_rollouts(candidates, self.worlds_per_decision)
-        values = self.roll_out(observation, np.zeros(1, dtype=np.int64), rollouts).astype(np.float64)
+        values = self.roll_out(observation, np.zeros(1, dtype=np.int64), rollouts) / self.value_scale
         values = values.reshape(len(slots), self.worlds_per_decision)  # candidate-major, as planned
         means = values.mean(axis=1)
         spread = values.std(axis=1, ddof=1) if self.worlds_per_decision > 1 else np.zeros(len(slots))

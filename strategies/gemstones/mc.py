@@ -142,10 +142,14 @@ class GemstonesLookahead(SlotLookahead):
             seat = states.mover.copy()
             fast.apply(states, rollouts.candidate[batch], variants)
             ended = fast.play_on(states, [self.policy] * SEATS, variants, self.horizon or None)
-            worth = position_worth(ended)
+            worth = self.leaf_worth(ended)
             rows = np.arange(len(seat))
             margins[batch] = worth[rows, seat] - worth[rows, 1 - seat]  # ours minus the opponent's
         return margins
+
+    def leaf_worth(self, states: fast.GameStates) -> np.ndarray:
+        """(n, 2) int64 what each seat's position is worth where a rollout stops (``position_worth``)."""
+        return position_worth(states)
 
 
 def position_worth(states: fast.GameStates) -> np.ndarray:
