@@ -41,7 +41,7 @@ EUCHRE_SEED, STRAIGHTS_SEED, GINRUMMY_SEED, GEMSTONES_SEED = 3901, 3902, 3911, 3
 GAMES = ("euchre", "straights", "ginrummy", "gemstones")
 EUCHRE_ABLATIONS = ("search:oversample=1", "search:bids=rollout", "search:bids=table", "search:softness=0.3")
 STRAIGHTS_ABLATIONS = ("search:oversample=1", "search:endgame=0", "search:rule=maxn", "search:oversample=8")
-GINRUMMY_ABLATIONS: tuple[str, ...] = ()
+GINRUMMY_ABLATIONS = ("search:judge=last",)  # mc's inference in search's 256 worlds: the worlds alone
 GEMSTONES_ABLATIONS = ("search:leaf=sale", "search:samples=16")  # more worlds alone; the leaf alone
 TIMING_HANDS = 30
 
@@ -168,7 +168,11 @@ def two_player_section(
 ) -> str:
     """Gin Rummy or Gemstones: whole games of search against mc and against ``baseline``, each part
     against mc, decision times."""
-    records = [head_to_head.play(game, "search", other, games, seed, args.jobs) for other in ("mc", baseline)]
+    against_baseline = args.baseline_games or games
+    records = [
+        head_to_head.play(game, "search", "mc", games, seed, args.jobs),
+        head_to_head.play(game, "search", baseline, against_baseline, seed, args.jobs),
+    ]
     parts = [
         (spec, head_to_head.play(game, spec, "mc", args.ablation_games, seed + 1, args.jobs)) for spec in ablations
     ]
@@ -225,6 +229,11 @@ def main() -> None:
     parser.add_argument("--ablation-deals", type=count_argument, default=1_000, help="Euchre and Straights parts")
     parser.add_argument("--ginrummy-games", type=count_argument, default=1_000, help="deals, each in both seats")
     parser.add_argument("--gemstones-games", type=count_argument, default=1_000, help="deals, each in both seats")
+    parser.add_argument(
+        "--baseline-games",
+        type=count_argument,
+        help="Gin Rummy and Gemstones deals against the baseline (default: as against mc)",
+    )
     parser.add_argument("--ablation-games", type=count_argument, default=200, help="Gin Rummy and Gemstones parts")
     parser.add_argument("--jobs", type=jobs_argument, default=2)
     args = parser.parse_args()
@@ -242,10 +251,10 @@ def section_arguments(game: str, args: argparse.Namespace) -> list[str]:
     sizes = {
         "euchre": ("euchre_games", "euchre_deals", "ablation_deals"),
         "straights": ("straights_deals", "ablation_deals"),
-        "ginrummy": ("ginrummy_games", "ablation_games"),
-        "gemstones": ("gemstones_games", "ablation_games"),
+        "ginrummy": ("ginrummy_games", "baseline_games", "ablation_games"),
+        "gemstones": ("gemstones_games", "baseline_games", "ablation_games"),
     }[game]
-    named = [f"--{name.replace('_', '-')} {getattr(args, name)}" for name in sizes]
+    named = [f"--{name.replace('_', '-')} {getattr(args, name)}" for name in sizes if getattr(args, name)]
     return [f"--game {game}", *named, f"--jobs {args.jobs}"]
 
 

@@ -136,7 +136,7 @@ def test_an_unknown_computer_is_refused_in_one_line(capsys):
     assert stopped.value.code == 2
     assert capsys.readouterr().err.splitlines()[-1] == (
         "ginrummy: error: unknown ginrummy strategy 'nonsense' "
-        "(known: cs340, heuristic, mc, policy:path=..., simple, best)"
+        "(known: cs340, heuristic, mc, policy:path=..., search, simple, best)"
     )
 
 
