@@ -1,4 +1,4 @@
-"""Evidence for the solver-backed searches (issue 39): search against today's mc, written to docs/search.md.
+"""Evidence for each game's search (issue 39): search against today's mc, written to docs/search.md.
 
     python -m experiments.search_evidence [--game G ...] [--euchre-games 1000] [--euchre-deals 2000]
         [--straights-deals 2000] [--ablation-deals 1000] [--ginrummy-games 1000] [--gemstones-games 1000]
