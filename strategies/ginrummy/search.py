@@ -44,7 +44,7 @@ from sim import lockstep
 from sim.cards import NUM_CARDS, count_cards
 from sim.ginrummy import rules
 from sim.ginrummy.observation import DRAW_DISCARD, DRAW_STOCK, NONE, POLICY, SETTINGS, Observation, Phase
-from strategies import SEED_MAX, Between, NestedSpec, OneOf, register
+from strategies import SEED_MAX, Between, NestedSpec, OneOf, StrategyError, register
 from strategies.ginrummy.mc import (
     MAX_OVERSAMPLE,
     MAX_SAMPLES,
@@ -90,7 +90,7 @@ def count_mismatches(
     (a count cut short is still above every world kept), at a fraction of the policy's calls."""
     compiled = getattr(policy, "compiled", None)
     if compiled is None:
-        raise ValueError("search judges worlds with a compiled rollout policy (heuristic, simple, cs340)")
+        raise StrategyError("search judges worlds with a compiled rollout policy (heuristic, simple, cs340)")
     o = observation
     # What the opponent saw when it last threw: the seat's view now, with the stock as it was then.
     stock_size = o.stock_size + (o.taken == NONE) * (o.phase == Phase.DISCARD)
@@ -176,7 +176,7 @@ class InferenceSearch(MonteCarloLookahead):
     ) -> None:
         super().__init__(samples, rollout, seed, confidence, oversample, throws)
         if getattr(self.policy, "compiled", None) is None:
-            raise ValueError(f"search judges worlds with a compiled rollout policy, and {rollout!r} is not one")
+            raise StrategyError(f"search judges worlds with a compiled rollout policy, and {rollout!r} is not one")
         self.softness = softness
         self.judge = judge
 

@@ -156,3 +156,5 @@ def test_search_is_registered_and_its_settings_checked():
     for bad in ("search:softness=1.5", "search:judge=everything", "search:oversample=0", "search:samples=1"):
         with pytest.raises(strategies.StrategyError):
             strategies.get("ginrummy", bad)
+    with pytest.raises(strategies.StrategyError, match="compiled rollout policy"):  # judging calls compiled code
+        strategies.get("ginrummy", "search:rollout=mc")
