@@ -491,6 +491,9 @@ def command_serve(args: argparse.Namespace) -> int:
         server.serve(args.host, args.port, args.think_seconds, policies)
     except server.ServeError as error:
         raise UsageError(str(error)) from None
+    except KeyboardInterrupt:
+        say_error("cardsim serve", args.interrupted)
+        server.end_process(INTERRUPTED_STATUS)
     return 0
 
 
