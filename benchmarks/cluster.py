@@ -24,7 +24,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from sim import games
-from sim.tournament import Plan, play_chunk
+from sim.chunks import play_chunk
+from sim.plans import Plan
 from sim.workers import keep_temporaries_on_the_heap, local_workers
 
 START_SECONDS = 60.0  # for the scheduler to write its file and the workers to join

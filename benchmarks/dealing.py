@@ -2,7 +2,7 @@
 
 One table: per registered game, its pack size and the seeded deals per second of ``Game.deals`` on
 one core (numpy deals on one thread), asked for all at once and in tournament chunks
-(``tournament.MAX_CHUNK_DEALS``). Every measurement deals under a seed of its own, so no block
+(``sim.plans.MAX_CHUNK_DEALS``). Every measurement deals under a seed of its own, so no block
 comes from the dealer's cache of recent blocks. Each figure is the best of ``REPEATS``.
 """
 
@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass
 
 from sim import games
-from sim.tournament import MAX_CHUNK_DEALS
+from sim.plans import MAX_CHUNK_DEALS
 
 CHUNK = MAX_CHUNK_DEALS["fast"]  # deals a fast-engine tournament chunk holds at most
 

@@ -10,8 +10,8 @@ import strategies
 from sim.console import bounded_float_argument, bounded_int_argument, run_program
 from sim.dealing import MAX_SEED
 from sim.files import UnwritableFolder
+from sim.plans import PlanError
 from sim.results import ResultsError
-from sim.tournament import PlanError
 
 # The argparse types of the experiments' arguments: every number through the one bounded parser.
 count_argument = bounded_int_argument(1, 10**12)  # deals, games, episodes

@@ -34,8 +34,8 @@ from sim.console import (
 from sim.dealing import MAX_SEED
 from sim.files import UnreadableFile, UnwritableFolder, read_bounded, writable_folder
 from sim.numbers import NumberError, amount, clipped, parse_float, shown
+from sim.plans import PLAN_FIELDS, TEXT, Field, PlanError, checked_settings, whole_field
 from sim.results import ResultsError, RunStore
-from sim.tournament import PLAN_FIELDS, TEXT, Field, PlanError, checked_settings, whole_field
 from sim.web.bots import THINK_SECONDS  # no web stack: that loads with the serve command
 from sim.workers import usable_cores, worker_count
 
@@ -189,7 +189,7 @@ def command_tournament(args: argparse.Namespace) -> int:
 
 def _say_resumption(plan, store: RunStore, out: Path) -> None:
     """Tell the user when this command carries on an earlier run instead of starting afresh."""
-    from sim.tournament import check_chunks
+    from sim.chunks import check_chunks
 
     played = len(check_chunks(plan, store, rows=False).sound)  # run() checks their rows, and says what is damaged
     if played == plan.num_chunks:
@@ -281,13 +281,15 @@ def _dask_client(scheduler: str | None):
 
 def command_report(args: argparse.Namespace) -> int:
     from sim import tournament
+    from sim.chunks import check_chunks
+    from sim.plans import stored_plan
     from sim.report import format_summary
 
     if (Path(args.run_dir) / "league.json").exists():
         return _report_league(Path(args.run_dir))
     store = RunStore(args.run_dir)
-    plan = tournament.stored_plan(store)
-    stored = tournament.check_chunks(plan, store)
+    plan = stored_plan(store)
+    stored = check_chunks(plan, store)
     if stored.damaged:
         more = len(stored.damaged) - 1
         also = f" (and {amount(more, 'more damaged chunk')})" if more else ""

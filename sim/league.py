@@ -29,8 +29,8 @@ from pathlib import Path
 import pandas as pd
 
 from sim import games, page, plots, report, seating, stats, tournament
+from sim.plans import PLAN_FIELDS, Plan, PlanError, checked_settings, lineup_digest
 from sim.results import ResultsError, RunStore
-from sim.tournament import PLAN_FIELDS, Plan, PlanError, checked_settings
 
 # The deals (or games) of each pairing when none are asked for: enough to rank strategies a few
 # dozen Elo apart.
@@ -84,7 +84,7 @@ class League:
 
     @property
     def league_id(self) -> str:
-        return f"league-{self.game}-{tournament.lineup_digest(self.game, self.players, asdict(self))}"
+        return f"league-{self.game}-{lineup_digest(self.game, self.players, asdict(self))}"
 
 
 @dataclass

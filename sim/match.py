@@ -24,10 +24,12 @@ from dataclasses import dataclass
 from typing import Literal
 
 from sim import games, stats
+from sim.chunks import ChunkResult, play_chunk
 from sim.console import progress_bar
+from sim.plans import Plan, PlanError
 from sim.report import elo as format_elo
 from sim.report import merge, record
-from sim.tournament import ChunkResult, Plan, PlanError, play_chunk, play_chunk_importing, registering_modules
+from sim.tournament import play_chunk_importing, registering_modules
 from sim.workers import in_order
 
 BATCH_DEALS = {"fast": 256, "reference": 32}  # deals between two looks at the test

@@ -1,7 +1,7 @@
 """``cardsim replay``: one deal (or whole game) of a tournament run, played again and told move by move.
 
 The deal is played again on the game's reference engine by the run's strategies, built as the run
-built them (``sim.tournament.play_chunk``), so it is the very play the run's engine made: the
+built them (``sim.chunks.play_chunk``), so it is the very play the run's engine made: the
 reference engine is cross-checked move for move against the fast one. The game's transcript module
 (``Game.transcript``) tells it in the words of the game's own program: who sits where, the hands
 dealt, every action in order, then the points. Told as one seat saw it (``seat``), no card hidden
@@ -31,13 +31,14 @@ import pandas as pd
 import strategies as strategy_registry
 from sim import games
 from sim.api import GameState, IllegalAction, State
+from sim.chunks import chunk_damage
 from sim.console import bounded_int_argument
 from sim.dealing import MAX_SEED
 from sim.files import UnreadableFile, read_bounded
 from sim.numbers import clipped, json_int
+from sim.plans import Plan, PlanError, stored_plan
 from sim.play import play_out, reference_state
 from sim.results import ResultsError, RunStore
-from sim.tournament import Plan, PlanError, chunk_damage, stored_plan
 
 # The largest deal, seating or seat number read: beyond any run, so a number out of a run's range gets
 # that run's own message (``parse_int`` needs an upper bound to refuse long texts unread).

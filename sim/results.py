@@ -167,7 +167,7 @@ class RunStore:
 
     def finished_chunks(self) -> set[int]:
         """Indexes of the chunks whose aggregates file is present, whatever it holds (whether a chunk
-        is sound is for its plan to say: ``sim.tournament.check_chunks``). Other names are not chunks."""
+        is sound is for its plan to say: ``sim.chunks.check_chunks``). Other names are not chunks."""
         try:
             names = os.listdir(self.chunks)
         except (FileNotFoundError, NotADirectoryError):
@@ -297,7 +297,8 @@ LEAGUE_FILES = ("league.json", "ratings.csv")
 def _run_row(path: Path) -> dict[str, Any]:
     # Whether a run's files are sound is for its plan to say, and plans are the tournament's: the
     # listing lives here, beside the store notebooks read, and imports the tournament when called.
-    from sim.tournament import check_chunks, stored_plan
+    from sim.chunks import check_chunks
+    from sim.plans import stored_plan
 
     store = RunStore(path)
     try:
@@ -413,7 +414,7 @@ def _results_played(path: Path, kind: str) -> int:
     over a league's pairings."""
     from sim import games
     from sim.league import read_league
-    from sim.tournament import stored_plan
+    from sim.plans import stored_plan
 
     plans = read_league(path).pairing_plans().values() if kind == "league" else [stored_plan(RunStore(path))]
     return sum(plan.rounds * len(plan.seatings(games.load(plan.game))) for plan in plans)

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 from PIL import Image
 
-from sim import games, plots, report, tournament
+from sim import chunks, games, plots, report, tournament
 from sim.results import RunStore
 
 STRAIGHTS_LINEUP = ("heuristic", "first-legal", "heuristic", "first-legal")
@@ -15,7 +15,7 @@ STRAIGHTS_LINEUP = ("heuristic", "first-legal", "heuristic", "first-legal")
 
 def played_tables(plan):
     """The summary and paired tables and the histograms of ``plan``, played without a store."""
-    merged = report.merge([tournament.play_chunk(plan, index).aggregates for index in range(plan.num_chunks)])
+    merged = report.merge([chunks.play_chunk(plan, index).aggregates for index in range(plan.num_chunks)])
     merged.pop("timing")
     shape = plan.shape()
     return report.summary_table(shape, merged), report.paired_table(shape, merged), report.histograms(merged)

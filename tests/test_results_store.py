@@ -24,7 +24,7 @@ from typing import Any
 import pandas as pd
 import pytest
 
-from sim import tournament
+from sim import chunks, tournament
 from sim.cli import main
 from sim.replay import replay_text
 from sim.results import RunStore
@@ -97,7 +97,7 @@ def assert_resumes_to_the_pristine_results(run_dir: Path, pristine: Path) -> Non
     for index in range(PLAN.num_chunks):
         path = RunStore(run_dir).chunk_path(index, ".parquet")
         assert path.read_bytes() == RunStore(pristine).chunk_path(index, ".parquet").read_bytes()
-    assert tournament.check_chunks(PLAN, RunStore(run_dir)).damaged == []
+    assert chunks.check_chunks(PLAN, RunStore(run_dir)).damaged == []
 
 
 def listed_status(results: Path, run: str = "run") -> str:

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sim import games, report, stats, tournament
+from sim import chunks, games, plans, report, stats, tournament
 from sim.results import ResultsError, RunStore, newest_run
 
 ROOT = Path(__file__).parents[1]
@@ -47,10 +47,10 @@ def test_a_chunk_played_in_slices_gives_the_chunk_played_at_once(monkeypatch, wh
     """A chunk larger than the engine's largest batch is played in slices (bounded memory): the same
     aggregates and rows as in one batch."""
     plan = tournament.Plan("euchre", ("heuristic", "simple") * 2, rounds=150, seed=4, games=whole_games, chunk_size=150)
-    at_once = tournament.play_chunk(plan, 0)
+    at_once = chunks.play_chunk(plan, 0)
     limits = "MAX_CHUNK_GAMES" if whole_games else "MAX_CHUNK_DEALS"
-    monkeypatch.setitem(getattr(tournament, limits), plan.engine, 64)  # slices of 64, 64 and 22
-    sliced = tournament.play_chunk(plan, 0)
+    monkeypatch.setitem(getattr(plans, limits), plan.engine, 64)  # slices of 64, 64 and 22
+    sliced = chunks.play_chunk(plan, 0)
     without_timing = [{**result.aggregates, "timing": None} for result in (at_once, sliced)]
     assert without_timing[0] == without_timing[1]
     pd.testing.assert_frame_equal(at_once.rows, sliced.rows)
@@ -159,7 +159,7 @@ def test_self_match_shows_no_difference_about_95_percent_of_the_time():
             seed=seed,
             chunk_size=400,
         )
-        rows = tournament.play_chunk(plan, 0).rows
+        rows = chunks.play_chunk(plan, 0).rows
         seat1 = rows[rows["seat"] == 1]["points"].to_numpy()
         seat3 = rows[rows["seat"] == 3]["points"].to_numpy()
         misses += not stats.paired_difference(seat1, seat3).contains(0.0)
@@ -188,7 +188,7 @@ def seat_points(team_points: np.ndarray) -> np.ndarray:
 
 def summarize(plan: tournament.Plan, points, rounds=None, winners=None) -> pd.DataFrame:
     game = plan.validate()
-    merged = report.merge([tournament.summarize_chunk(plan, game, points, rounds, winners)])
+    merged = report.merge([chunks.summarize_chunk(plan, game, points, rounds, winners)])
     return report.summary_table(plan.shape(), merged).set_index("strategy")
 
 
@@ -358,7 +358,7 @@ def test_config_json_records_how_to_rerun(tmp_path):
     plan = tournament.Plan("straights", LINEUP, rounds=100, seed=1)
     run_plan(plan, tmp_path)
     config = json.loads((tmp_path / "config.json").read_text())
-    assert tournament.plan_from_config(config) == plan
+    assert plans.plan_from_config(config) == plan
     assert {"cardsim_version", "git_revision", "run_id"} <= set(config)
     assert config["deal_version"] == games.load("straights").deal_version
 
@@ -436,8 +436,8 @@ def test_whole_games_count_wins_draws_and_losses_by_team():
 
 def test_partners_draw_only_when_another_team_shares_the_win():
     winners = np.array([[True, False, True, False], [True, True, True, True]])
-    outcomes = tournament.game_outcomes(winners, (0, 1, 0, 1))
-    assert outcomes.tolist() == [[tournament.WIN, tournament.LOSS] * 2, [tournament.DRAW] * 4]
+    outcomes = chunks.game_outcomes(winners, (0, 1, 0, 1))
+    assert outcomes.tolist() == [[chunks.WIN, chunks.LOSS] * 2, [chunks.DRAW] * 4]
 
 
 @pytest.mark.parametrize(
@@ -684,7 +684,7 @@ def test_a_strategy_defined_in_a_notebook_needs_jobs_1(tmp_path, own_strategies)
     notebook_class = type("NotebookFirstLegal", (FirstLegal,), {"__module__": "__main__"})
     register("straights", "notebook-first-legal")(notebook_class)
     plan = tournament.Plan("straights", ("notebook-first-legal", "heuristic") * 2, rounds=64, seed=4)
-    with pytest.raises(tournament.PlanError, match="run with --jobs 1"):
+    with pytest.raises(plans.PlanError, match="run with --jobs 1"):
         tournament.run(plan, RunStore(tmp_path / "two"), jobs=2, progress=False)
     assert tournament.run(plan, RunStore(tmp_path / "one"), jobs=1, progress=False).summary is not None
 
