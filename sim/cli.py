@@ -8,16 +8,13 @@ kept (status 130), and a reader that goes away (``cardsim strategies | head``) e
 from __future__ import annotations
 
 import argparse
-import logging
 import sys
 import tomllib
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import strategies
-from sim import games
+from sim import cluster, games
 from sim import replay as sim_replay
 from sim.api import StrategyFault
 from sim.bench import BenchRequestError, benchmark
@@ -33,7 +30,7 @@ from sim.console import (
 )
 from sim.dealing import MAX_SEED
 from sim.files import UnreadableFile, UnwritableFolder, read_bounded, writable_folder
-from sim.numbers import NumberError, amount, clipped, parse_float, shown
+from sim.numbers import NumberError, amount, clipped, parse_float
 from sim.plans import PLAN_FIELDS, TEXT, Field, PlanError, checked_settings, whole_field
 from sim.results import ResultsError, RunStore
 from sim.web.bots import THINK_SECONDS  # no web stack: that loads with the serve command
@@ -49,14 +46,8 @@ class UsageError(Exception):
     """A problem with what the user asked for, reported in one line."""
 
 
-class ClusterLost(Exception):
-    """The Dask scheduler was lost mid-run (a cut link, a restarted scheduler): one line saying what
-    was kept, exit status 1."""
-
-
 MAX_COUNT = 10**15  # rounds, deals, chunk sizes: years of play at millions a second
 MAX_SETTING_BYTES = 1 << 20  # an experiment file is a few lines
-SCHEDULER_TIMEOUT = "10s"  # to reach a Dask scheduler before saying it cannot be reached
 
 _positive_int = bounded_int_argument(1, MAX_COUNT)
 _count = bounded_int_argument(0, MAX_COUNT)
@@ -172,7 +163,7 @@ def command_tournament(args: argparse.Namespace) -> int:
         played = len(RunStore(out).finished_chunks())
         return f"the {played} of {plan.num_chunks} chunks played so far are kept in {out}/"
 
-    with _cluster(args, backend, settings.get("scheduler"), kept) as client:
+    with cluster.workers(backend, settings.get("scheduler"), args.imports, kept) as client:
         jobs = _run_jobs(settings.get("jobs"), client)
         store = RunStore(out)
         store.prepare(tournament.plan_config(plan))
@@ -205,78 +196,13 @@ def _say_resumption(plan, store: RunStore, out: Path) -> None:
         )
 
 
-@contextmanager
-def _cluster(args: argparse.Namespace, backend: str, scheduler: str | None, kept: Callable[[], str]) -> Iterator[Any]:
-    """A Dask client connected to ``scheduler`` for ``--backend dask`` (None for local workers), closed
-    on leaving. Losing the scheduler inside ends the command in one line (``ClusterLost``) saying
-    what is ``kept()`` for the same command to resume."""
-    client = _connect_cluster(args, scheduler) if backend == "dask" else None
-    try:
-        yield client
-    except BaseException as error:
-        if client is not None and _lost_scheduler(client, error):
-            raise ClusterLost(
-                f"lost the Dask scheduler at {shown(str(scheduler))} mid-run; {kept()}: "
-                "run the same command again to resume"
-            ) from None
-        raise
-    finally:
-        if client is not None:
-            client.close()
-
-
-def _connect_cluster(args: argparse.Namespace, scheduler: str | None):
-    """A Dask client for ``scheduler``, with the single-file modules of ``--import`` sent to every
-    worker (a package must be installed on the workers, as cardsim is)."""
-    client = _dask_client(scheduler)
-    for source in getattr(args, "imports", []):
-        module = sys.modules[strategies.import_strategies(source)]
-        path = getattr(module, "__file__", None)
-        if path and Path(path).name != "__init__.py":
-            client.upload_file(path)
-    return client
-
-
-def _cluster_cores(client) -> int:
-    """The worker threads of the Dask cluster ``client`` is connected to (at least 1)."""
-    return max(1, sum(client.nthreads().values()))
-
-
 def _run_jobs(requested: int | None, client) -> int:
     """The workers a run uses: ``--jobs`` as asked (at most the cores there are); without it, every
     worker thread of the Dask cluster ``client`` is connected to, or one local process."""
     if client is None:
         return _jobs(1 if requested is None else requested)
-    cores = _cluster_cores(client)
+    cores = cluster.cores(client)
     return cores if requested is None else _jobs(requested, cores)
-
-
-def _lost_scheduler(client, error: BaseException) -> bool:
-    """Whether ``error``, raised mid-run, means the Dask client lost its scheduler: Dask then cancels
-    every task the client had (an asyncio CancelledError, even when it reconnects: a scheduler that
-    lost a client forgets its tasks), or the client has closed."""
-    import asyncio
-
-    return isinstance(error, asyncio.CancelledError) or (isinstance(error, Exception) and client.status != "running")
-
-
-def _dask_client(scheduler: str | None):
-    """Connect joblib's dask backend to the scheduler at ``scheduler``."""
-    if not scheduler:
-        raise UsageError("--backend dask needs --scheduler ADDRESS (e.g. tcp://10.0.0.5:8786)")
-    try:
-        from dask.distributed import Client
-    except ImportError:
-        raise UsageError("--backend dask needs dask[distributed]: pip install 'cardsim[cluster]'") from None
-    try:
-        client = Client(scheduler, timeout=SCHEDULER_TIMEOUT)
-    except (OSError, TimeoutError, ValueError) as error:  # ValueError: an address Dask cannot read
-        raise UsageError(f"cannot reach the Dask scheduler at {shown(scheduler)}: {clipped(str(error))}") from None
-    # Losing the scheduler mid-run is said in one line (ClusterLost), not in the client's log as well,
-    # nor as the traceback of a result it was fetching (logged by tornado, whose loop runs the client).
-    for logger in ("distributed.client", "tornado.application"):
-        logging.getLogger(logger).setLevel(logging.CRITICAL)
-    return client
 
 
 def command_report(args: argparse.Namespace) -> int:
@@ -347,7 +273,7 @@ def command_league(args: argparse.Namespace) -> int:
     out = Path(args.out or DEFAULT_RESULTS / league.league_id)
     writable_folder(out)
     kept = f"the pairings played so far are kept in {out}/"
-    with _cluster(args, args.backend, args.scheduler, lambda: kept) as client:
+    with cluster.workers(args.backend, args.scheduler, args.imports, lambda: kept) as client:
         jobs = _run_jobs(args.jobs, client)
         args.interrupted = (
             f"interrupted; the pairings played so far are kept in {out}/: run the same command again to resume"
@@ -691,6 +617,7 @@ def main(argv: list[str] | None = None) -> int:
         return args.handler(args)
     except (
         UsageError,
+        cluster.SchedulerError,
         ResultsError,
         PlanError,
         strategies.StrategyError,
@@ -700,7 +627,7 @@ def main(argv: list[str] | None = None) -> int:
     ) as error:
         print(f"cardsim {args.command}: {error}", file=sys.stderr)
         return 2
-    except (StrategyFault, ClusterLost) as error:  # StrategyFault: here or in a worker (joblib and Dask raise it here)
+    except (StrategyFault, cluster.ClusterLost) as error:  # StrategyFault: here or in a worker (joblib, Dask)
         print(f"cardsim {args.command}: {error}", file=sys.stderr)
         return FAILED_STATUS
     except KeyboardInterrupt:

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.cluster import dask_cluster
-from sim import cli
+from sim import cli, cluster
 from sim.workers import keep_temporaries_on_the_heap
 
 CARDSIM = [sys.executable, "-m", "sim.cli"]
@@ -79,7 +79,7 @@ def test_a_real_cluster_plays_as_local_workers_do_and_survives_a_killed_worker(t
 
 
 def test_an_unreachable_scheduler_is_one_line(tmp_path: Path, monkeypatch, capsys) -> None:
-    monkeypatch.setattr(cli, "SCHEDULER_TIMEOUT", "1s")
+    monkeypatch.setattr(cluster, "SCHEDULER_TIMEOUT", "1s")
     arguments = [*TOURNAMENT, "--rounds", "64", "--out", str(tmp_path / "run")]
     assert cli.main([*arguments, "--backend", "dask", "--scheduler", "tcp://127.0.0.1:9"]) == 2
     said = capsys.readouterr().err
@@ -170,7 +170,7 @@ def test_a_scheduler_lost_mid_run_is_one_line_in_tournaments_and_leagues(
     def lose_the_scheduler(*_args, **_kwargs):
         raise asyncio.CancelledError()
 
-    monkeypatch.setattr(cli, "_connect_cluster", lambda *_: LostClient())
+    monkeypatch.setattr(cluster, "connect", lambda *_: LostClient())
     monkeypatch.setattr(runner, lose_the_scheduler)
     arguments = [*command, "--rounds", "64", "--out", str(tmp_path / "run")]
     assert cli.main([*arguments, "--backend", "dask", "--scheduler", "tcp://127.0.0.1:1"]) == 1
