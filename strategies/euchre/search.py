@@ -15,7 +15,9 @@ make of it; ``search`` solves the tricks of every world exactly, open-handed
   ``strategies.euchre.bids``: offline self-play on the compiled engine).
 
 A world's value is our team's points minus theirs: a hand's points grow with a team's tricks, so
-solving for tricks solves for points. Worlds are mc's: dealt consistently with what the seat saw and
+solving for tricks solves for points. With ``value="game"`` it is instead our team's chance of
+winning the game from the score the hand leaves (``strategies.euchre.game_value``): the same tricks,
+weighed by what they are worth at this score. Worlds are mc's: dealt consistently with what the seat saw and
 judged by how well the models of the other seats explain their actions (inference); ``softness``
 turns mc's choice of the best-explained worlds into a draw weighted by ``softness ** mismatches``
 (0: mc's choice; larger: less trust in the models). The choice rule is mc's: the rollout policy's own
@@ -33,6 +35,7 @@ from sim.euchre import rules
 from sim.euchre.observation import BIDS, DISCARD_STEP, FIRST_CARD_STEP, NONE, ORDER_UP, PASS, Observation, Phase
 from strategies import SEED_MAX, Between, NestedSpec, OneOf, register
 from strategies.euchre.bids import BidTable
+from strategies.euchre.game_value import game_values, hand_endings, win_chances
 from strategies.euchre.mc import (
     DEAL_POSITIONS,
     MAX_OVERSAMPLE,
@@ -52,6 +55,8 @@ HAND = rules.HAND_SIZE
 TRICKS = rules.TRICKS_PER_HAND
 MAJORITY = TRICKS // 2 + 1
 BID_EVALUATIONS = ("solver", "rollout", "table")
+VALUES = ("points", "game")  # what a world's outcome is worth: the hand's points, or the game's chance
+GAME_SCALE = 1_000_000  # a game's chance in millionths: rollout values are integers (MonteCarlo.value_scale)
 TABLE_CONFIDENCE = 2.0  # standard errors a trained bid's gain must clear
 TABLE_LEAST = 200  # decisions a bucket must have been trained on
 _STRENGTH = rules.STRENGTH.astype(np.int64)
@@ -153,11 +158,14 @@ class SolverSearch(MonteCarloLookahead):
         oversample: Annotated[int, Between(1, MAX_OVERSAMPLE)] = 8,
         softness: Annotated[float, Between(0.0, 1.0)] = 0.0,
         bids: Annotated[str, OneOf(BID_EVALUATIONS)] = "solver",
+        value: Annotated[str, OneOf(VALUES)] = "points",
     ) -> None:
         super().__init__(samples, rollout, team_rollout, seed, confidence, oversample)
         self.softness = softness
         self.bids = bids
         self.table = BidTable.load() if bids == "table" else None
+        self.chances = win_chances(hand_endings()) if value == "game" else None
+        self.value_scale = GAME_SCALE if value == "game" else 1
 
     def choose(self, observation: Observation) -> np.ndarray:
         if self.table is None:
@@ -190,7 +198,12 @@ class SolverSearch(MonteCarloLookahead):
                 values[~in_play] = self.played_out(deciders, worlds, chosen)
             else:
                 values[~in_play] = self._solved_contracts(deciders, worlds, chosen)
-        return values
+        if self.chances is None:
+            return values
+        decision = rollouts.decision
+        team, dealer = deciders.seat.astype(np.int64)[decision] & 1, deciders.dealer.astype(np.int64)[decision]
+        chances = game_values(self.chances, deciders.scores[decision], team, dealer, values)
+        return np.rint(chances * GAME_SCALE).astype(np.int64)
 
     def _solved_cards(self, deciders: Observation, worlds: Worlds, rollouts: Rollouts) -> np.ndarray:
         """Each card's value, solved in each world at the decision (one solve per world gives every card)."""
