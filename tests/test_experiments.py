@@ -16,6 +16,7 @@ SCRIPTS = [
     ("experiments.euchre_strategies", "--mc-games"),
     ("experiments.gemstones_strategies", "--games"),
     ("experiments.ginrummy_strategies", "--head-to-head-games"),
+    ("experiments.hand_outcomes", "--hands"),
     ("experiments.objective", "--chunks"),
     ("experiments.straights_policy", "--episodes"),
     ("experiments.straights_strategies", "--mc-deals"),
@@ -39,7 +40,10 @@ def test_a_bad_count_is_one_line_and_status_2(module, count, value):
     assert len(last) < 200  # the 5,000 digits are shortened, not echoed
 
 
-@pytest.mark.parametrize("module", [module for module, _ in SCRIPTS if module != "experiments.straights_policy"])
+WITHOUT_WORKERS = ("experiments.straights_policy", "experiments.hand_outcomes")
+
+
+@pytest.mark.parametrize("module", [module for module, _ in SCRIPTS if module not in WITHOUT_WORKERS])
 def test_no_workers_is_refused(module):
     done = run_script(module, "--jobs", "0")
     assert done.returncode == 2

@@ -16,7 +16,7 @@ make of it; ``search`` solves the tricks of every world exactly, open-handed
 
 A world's value is our team's points minus theirs: a hand's points grow with a team's tricks, so
 solving for tricks solves for points. With ``value="game"`` it is instead our team's chance of
-winning the game from the score the hand leaves (``strategies.euchre.game_value``): the same tricks,
+winning the game from the score the hand leaves (``strategies.game_chances``): the same tricks,
 weighed by what they are worth at this score. Worlds are mc's: dealt consistently with what the seat saw and
 judged by how well the models of the other seats explain their actions (inference); ``softness``
 turns mc's choice of the best-explained worlds into a draw weighted by ``softness ** mismatches``
@@ -26,6 +26,7 @@ choice unless a candidate beats it by ``confidence`` standard errors, paired wor
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import numba
@@ -35,7 +36,6 @@ from sim.euchre import rules
 from sim.euchre.observation import BIDS, DISCARD_STEP, FIRST_CARD_STEP, NONE, ORDER_UP, PASS, Observation, Phase
 from strategies import SEED_MAX, Between, NestedSpec, OneOf, register
 from strategies.euchre.bids import BidTable
-from strategies.euchre.game_value import game_values, hand_endings, win_chances
 from strategies.euchre.mc import (
     DEAL_POSITIONS,
     MAX_OVERSAMPLE,
@@ -49,14 +49,14 @@ from strategies.euchre.mc import (
     script_step,
 )
 from strategies.euchre.solver import solve_moves
+from strategies.game_chances import GAME_SCALE, VALUES, game_values, read_endings, win_chances
 from strategies.montecarlo import Rollouts, weighted_worlds
 
 HAND = rules.HAND_SIZE
 TRICKS = rules.TRICKS_PER_HAND
 MAJORITY = TRICKS // 2 + 1
 BID_EVALUATIONS = ("solver", "rollout", "table")
-VALUES = ("points", "game")  # what a world's outcome is worth: the hand's points, or the game's chance
-GAME_SCALE = 1_000_000  # a game's chance in millionths: rollout values are integers (MonteCarlo.value_scale)
+HAND_OUTCOMES = Path(__file__).with_name("hand_outcomes.csv")  # python -m experiments.hand_outcomes --game euchre
 TABLE_CONFIDENCE = 2.0  # standard errors a trained bid's gain must clear
 TABLE_LEAST = 200  # decisions a bucket must have been trained on
 _STRENGTH = rules.STRENGTH.astype(np.int64)
@@ -164,7 +164,8 @@ class SolverSearch(MonteCarloLookahead):
         self.softness = softness
         self.bids = bids
         self.table = BidTable.load() if bids == "table" else None
-        self.chances = win_chances(hand_endings()) if value == "game" else None
+        target = rules.DEFAULT_POINTS_TO_WIN
+        self.chances = win_chances(read_endings(HAND_OUTCOMES), target) if value == "game" else None
         self.value_scale = GAME_SCALE if value == "game" else 1
 
     def choose(self, observation: Observation) -> np.ndarray:
@@ -202,8 +203,11 @@ class SolverSearch(MonteCarloLookahead):
             return values
         decision = rollouts.decision
         team, dealer = deciders.seat.astype(np.int64)[decision] & 1, deciders.dealer.astype(np.int64)[decision]
-        chances = game_values(self.chances, deciders.scores[decision], team, dealer, values)
-        return np.rint(chances * GAME_SCALE).astype(np.int64)
+        scores = deciders.scores[decision]
+        rows = np.arange(len(decision))
+        ours = scores[rows, team] + np.maximum(values, 0)  # one team scores in a hand: the margin is its points
+        theirs = scores[rows, 1 - team] + np.maximum(-values, 0)
+        return game_values(self.chances, ours, theirs, ((dealer + 1) & 1) == team)  # the deal passes on
 
     def _solved_cards(self, deciders: Observation, worlds: Worlds, rollouts: Rollouts) -> np.ndarray:
         """Each card's value, solved in each world at the decision (one solve per world gives every card)."""

@@ -29,12 +29,15 @@ The judging is one compiled kernel (``_count_mismatches``) calling the rollout p
 compiled; a world's count stops once it is above every world that could be kept. Worlds are drawn
 from each decision's own generator (mc's ``decision_rng`` keys), so a decision does not depend on
 which others share the batch. The defaults (256 worlds, 128 drawn per world kept, every action
-judged, hard rejection) are measured in docs/ginrummy.md, "search".
+judged, hard rejection) are measured in docs/ginrummy.md, "search". ``value="game"`` values a rollout
+by the chance of winning the game to 100 from the score it leaves (``strategies.game_chances``)
+instead of the hand's points.
 """
 
 from __future__ import annotations
 
-from typing import Annotated
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
 
 import numba
 import numpy as np
@@ -45,6 +48,7 @@ from sim.cards import NUM_CARDS, count_cards
 from sim.ginrummy import rules
 from sim.ginrummy.observation import DRAW_DISCARD, DRAW_STOCK, NONE, POLICY, SETTINGS, Observation, Phase
 from strategies import SEED_MAX, Between, NestedSpec, OneOf, StrategyError, register
+from strategies.game_chances import GAME_SCALE, VALUES, game_values, read_endings, win_chances
 from strategies.ginrummy.mc import (
     MAX_OVERSAMPLE,
     MAX_SAMPLES,
@@ -59,10 +63,14 @@ from strategies.ginrummy.mc import (
 )
 from strategies.montecarlo import card_bits, decision_rng, likeliest_worlds, weighted_worlds
 
+if TYPE_CHECKING:
+    from sim.ginrummy.fast import HandStates
+
 JUDGED = ("last", "throws", "passes", "all")
 """What ``judge`` may say, each judging what the one before does and more (see the module)."""
 KEYS_AT_ONCE = 1 << 20  # sort keys drawn for a slice of decisions at a time (8 bytes each)
 _DRAW, _DISCARD = int(Phase.DRAW), int(Phase.DISCARD)
+HAND_OUTCOMES = Path(__file__).with_name("hand_outcomes.csv")  # python -m experiments.hand_outcomes --game ginrummy
 
 
 def judged_actions(observation: Observation, judge: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -173,12 +181,25 @@ class InferenceSearch(MonteCarloLookahead):
         throws: Annotated[int, Between(1, rules.FIRST_HAND_SIZE)] = THROWS,
         softness: Annotated[float, Between(0.0, 1.0)] = 0.0,
         judge: Annotated[str, OneOf(JUDGED)] = "all",
+        value: Annotated[str, OneOf(VALUES)] = "points",
     ) -> None:
         super().__init__(samples, rollout, seed, confidence, oversample, throws)
         if getattr(self.policy, "compiled", None) is None:
             raise StrategyError(f"search judges worlds with a compiled rollout policy, and {rollout!r} is not one")
         self.softness = softness
         self.judge = judge
+        self.chances = win_chances(read_endings(HAND_OUTCOMES), rules.GAME_TARGET) if value == "game" else None
+        self.value_scale = GAME_SCALE if value == "game" else 1
+
+    def values(self, states: HandStates, points: np.ndarray) -> np.ndarray:
+        if self.chances is None:
+            return super().values(states, points)
+        rows, seat = np.arange(len(points)), states.mover.astype(np.int64)
+        ours = states.scores[rows, seat] + points[rows, seat]
+        theirs = states.scores[rows, 1 - seat] + points[rows, 1 - seat]
+        void = points.sum(axis=1) == 0  # nobody scored: the same dealer deals again; else the deal passes
+        next_dealer = np.where(void, states.dealer, 1 - states.dealer)
+        return game_values(self.chances, ours, theirs, next_dealer == seat)
 
     def worlds(self, observation: Observation) -> Worlds:
         rngs = [decision_rng(self.seed, *key) for key in decision_keys(observation)]
