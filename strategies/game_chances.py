@@ -20,7 +20,9 @@ from pathlib import Path
 
 import numpy as np
 
+from sim.files import UnreadableFile, read_bounded
 from sim.numbers import NumberError, parse_int
+from strategies import StrategyError
 
 COLUMNS = ("dealing_points", "other_points", "count")
 VALUES = ("points", "game")  # what a lookahead's rollout is worth: the hand's points, or the game's chance
@@ -28,6 +30,7 @@ GAME_SCALE = 1_000_000  # chances in millionths: rollout values are integers (Mo
 MOST_POINTS = 1000  # in one hand; a table claiming more is not one
 MOST_ENDINGS = 1000
 MOST_COUNT = 10**12  # hands counted for one ending
+MOST_TABLE_BYTES = 1 << 16
 
 
 @dataclass(frozen=True)
@@ -41,12 +44,15 @@ class Endings:
 
 
 def read_endings(path: Path) -> Endings:
-    """The endings stored at ``path`` (CSV: ``COLUMNS``, one row per ending); ValueError in one line
-    if it is not such a table."""
-    with open(path, encoding="utf-8") as stored:
-        header, *lines = stored.read().splitlines()
+    """The endings stored at ``path`` (CSV: ``COLUMNS``, one row per ending); ``StrategyError`` in one
+    line if it cannot be read or is not such a table (a search that values the game cannot be built)."""
+    try:
+        text = read_bounded(path, MOST_TABLE_BYTES, "table of hand endings").decode("utf-8")
+    except (UnreadableFile, UnicodeDecodeError) as error:
+        raise StrategyError(f"{path}: {error}") from None
+    header, *lines = text.splitlines() or [""]
     if header != ",".join(COLUMNS) or not 0 < len(lines) <= MOST_ENDINGS:
-        raise ValueError(f"{path} is not a table of hand endings ({', '.join(COLUMNS)})")
+        raise StrategyError(f"{path} is not a table of hand endings ({', '.join(COLUMNS)})")
     bounds = (MOST_POINTS, MOST_POINTS, MOST_COUNT)
     rows = []
     for number, line in enumerate(lines, start=2):
@@ -56,10 +62,10 @@ def read_endings(path: Path) -> Endings:
                 raise NumberError(f"{len(fields)} fields, not {len(COLUMNS)}")
             rows.append([parse_int(field, 0, bound) for field, bound in zip(fields, bounds, strict=True)])
         except NumberError as error:
-            raise ValueError(f"{path}: line {number}: {error}") from None
+            raise StrategyError(f"{path}: line {number}: {error}") from None
     dealing, other, count = np.array(rows, dtype=np.int64).T
     if ((dealing > 0) == (other > 0)).any() or count.sum() == 0:
-        raise ValueError(f"{path}: each ending must have one side scoring, and some ending a count")
+        raise StrategyError(f"{path}: each ending must have one side scoring, and some ending a count")
     return Endings(dealing, other, count / count.sum())
 
 

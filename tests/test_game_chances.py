@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 import strategies
 from experiments.hand_outcomes import side_points
+from strategies import StrategyError
 from strategies.game_chances import GAME_SCALE, Endings, game_values, read_endings, win_chances, write_endings
 
 TARGET = 12  # small, so the plain recursion below stays quick
@@ -109,8 +110,16 @@ def test_the_sides_points_are_read_from_the_seats_points():
 def test_a_table_of_endings_that_is_not_one_is_refused_in_one_line(tmp_path: Path, text: str, said: str):
     path = tmp_path / "outcomes.csv"
     path.write_text(text, encoding="utf-8")
-    with pytest.raises(ValueError, match=said):
+    with pytest.raises(StrategyError, match=said):
         read_endings(path)
+
+
+def test_a_search_whose_table_is_missing_is_refused_in_one_line(tmp_path: Path, monkeypatch):
+    from strategies.ginrummy import search
+
+    monkeypatch.setattr(search, "HAND_OUTCOMES", tmp_path / "gone.csv")
+    with pytest.raises(StrategyError, match="gone.csv: "):
+        strategies.get("ginrummy", "search:value=game")
 
 
 @pytest.mark.parametrize("game", ["euchre", "ginrummy"])

@@ -18,6 +18,7 @@ the other decisions to the search.
 
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,8 +27,12 @@ import numpy as np
 from sim.cards import make_card
 from sim.euchre import rules
 from sim.euchre.observation import ORDER_UP, PASS, Observation
+from sim.files import UnreadableFile, read_bounded
+from sim.numbers import clipped
+from strategies import StrategyError
 
 TABLE = Path(__file__).with_name("bids.csv")
+MOST_TABLE_BYTES = 1 << 20  # the table is about 100 KB
 COLUMNS = ("bucket", "count", "mean_gain", "sd_gain")
 SUITS = 4
 ROUNDS, PLACES, TRUMP_COUNTS, ACE_COUNTS, UPCARD_KINDS, VOID_COUNTS = 2, 4, 4, 3, 3, 3
@@ -81,10 +86,16 @@ class BidTable:
 
     @classmethod
     def load(cls, path: Path = TABLE) -> BidTable:
-        """The table stored at ``path`` (CSV with a header: ``COLUMNS``), every bucket present."""
-        rows = np.loadtxt(path, delimiter=",", skiprows=1, ndmin=2)
-        if rows.shape[1] != len(COLUMNS) or len(rows) != BUCKETS or (rows[:, 0] != np.arange(BUCKETS)).any():
-            raise ValueError(f"{path} is not a Euchre bid table of {BUCKETS} buckets")
+        """The table stored at ``path`` (CSV with a header: ``COLUMNS``), every bucket present;
+        ``StrategyError`` in one line if it cannot be read or is not such a table."""
+        try:
+            text = read_bounded(path, MOST_TABLE_BYTES, "bid table").decode("utf-8")
+            rows = np.loadtxt(io.StringIO(text), delimiter=",", skiprows=1, ndmin=2)
+        except (UnreadableFile, UnicodeDecodeError, ValueError) as error:
+            raise StrategyError(f"{path}: {clipped(str(error))}") from None
+        shaped = rows.shape[1] == len(COLUMNS) and len(rows) == BUCKETS and (rows[:, 0] == np.arange(BUCKETS)).all()
+        if not shaped or not np.isfinite(rows).all() or (rows[:, [1, 3]] < 0).any() or (rows[:, 1] % 1 != 0).any():
+            raise StrategyError(f"{path} is not a Euchre bid table of {BUCKETS} buckets")
         return cls(rows[:, 1].astype(np.int64), rows[:, 2], rows[:, 3])
 
     def choose(self, observation: Observation, confidence: float, least: int) -> np.ndarray:

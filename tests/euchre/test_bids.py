@@ -11,6 +11,7 @@ from sim.cards import make_card, mask_of
 from sim.euchre import rules
 from sim.euchre.game import GAME
 from sim.euchre.observation import ORDER_UP, PASS
+from strategies import StrategyError
 from strategies.euchre.bids import BUCKETS, NO_BUCKET, TABLE, BidTable, bid_buckets
 from strategies.euchre.mc import TEAM_ROLLOUT
 
@@ -60,11 +61,26 @@ def test_the_stored_table_loads_and_covers_every_bucket():
     assert table.mean_gain[table.count == 0].tolist() == [0.0] * int((table.count == 0).sum())
 
 
-def test_a_damaged_table_is_refused(tmp_path):
+@pytest.mark.parametrize(
+    "damage, said",
+    [
+        (lambda lines: lines[:2], "not a Euchre bid table"),  # one bucket of thousands
+        (lambda lines: [*lines[:1], "0,x,0.5,0.1", *lines[2:]], "could not convert"),
+        (lambda lines: [*lines[:1], "0,5,0.5,-0.1", *lines[2:]], "not a Euchre bid table"),  # a negative spread
+        (lambda lines: [*lines[:1], "0,5,nan,0.1", *lines[2:]], "not a Euchre bid table"),
+    ],
+)
+def test_a_damaged_table_is_refused_in_one_line(tmp_path, damage, said):
     damaged = tmp_path / "bids.csv"
-    damaged.write_text(TABLE.read_text().splitlines()[0] + "\n0,1,0.5,0.1\n")
-    with pytest.raises(ValueError, match="not a Euchre bid table"):
+    damaged.write_text("\n".join(damage(TABLE.read_text().splitlines())) + "\n")
+    with pytest.raises(StrategyError, match=said) as refused:
         BidTable.load(damaged)
+    assert "\n" not in str(refused.value)
+
+
+def test_a_table_that_is_not_a_file_is_refused_in_one_line(tmp_path):
+    with pytest.raises(StrategyError, match="not a regular file|directory"):
+        BidTable.load(tmp_path)
 
 
 def test_training_pairs_each_bid_with_a_pass_of_the_same_deal():
