@@ -99,6 +99,14 @@ def win_chances(endings: Endings, target: int) -> np.ndarray:
     return chance[:target, :target]
 
 
+def lookahead_chances(value: str, path: Path, target: int) -> tuple[np.ndarray | None, int]:
+    """For a lookahead's ``value`` setting (``VALUES``): the chances it values rollouts by (None when
+    it values the hand's points) from the endings at ``path``, and its ``value_scale``."""
+    if value == "points":
+        return None, 1
+    return win_chances(read_endings(path), target), GAME_SCALE
+
+
 def game_values(chances: np.ndarray, ours: np.ndarray, theirs: np.ndarray, we_deal_next: np.ndarray) -> np.ndarray:
     """(m,) int64 the chance of winning the game (``win_chances``) in millionths (``GAME_SCALE``), at
     scores ``ours`` and ``theirs`` (m,) after a hand, dealing the next hand or not (``we_deal_next``,

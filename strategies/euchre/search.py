@@ -49,7 +49,7 @@ from strategies.euchre.mc import (
     script_step,
 )
 from strategies.euchre.solver import solve_moves
-from strategies.game_chances import GAME_SCALE, VALUES, game_values, read_endings, win_chances
+from strategies.game_chances import VALUES, game_values, lookahead_chances
 from strategies.montecarlo import Rollouts, weighted_worlds
 
 HAND = rules.HAND_SIZE
@@ -164,9 +164,7 @@ class SolverSearch(MonteCarloLookahead):
         self.softness = softness
         self.bids = bids
         self.table = BidTable.load() if bids == "table" else None
-        target = rules.DEFAULT_POINTS_TO_WIN
-        self.chances = win_chances(read_endings(HAND_OUTCOMES), target) if value == "game" else None
-        self.value_scale = GAME_SCALE if value == "game" else 1
+        self.chances, self.value_scale = lookahead_chances(value, HAND_OUTCOMES, rules.DEFAULT_POINTS_TO_WIN)
 
     def choose(self, observation: Observation) -> np.ndarray:
         if self.table is None:

@@ -48,7 +48,7 @@ from sim.cards import NUM_CARDS, count_cards
 from sim.ginrummy import rules
 from sim.ginrummy.observation import DRAW_DISCARD, DRAW_STOCK, NONE, POLICY, SETTINGS, Observation, Phase
 from strategies import SEED_MAX, Between, NestedSpec, OneOf, StrategyError, register
-from strategies.game_chances import GAME_SCALE, VALUES, game_values, read_endings, win_chances
+from strategies.game_chances import VALUES, game_values, lookahead_chances
 from strategies.ginrummy.mc import (
     MAX_OVERSAMPLE,
     MAX_SAMPLES,
@@ -188,8 +188,7 @@ class InferenceSearch(MonteCarloLookahead):
             raise StrategyError(f"search judges worlds with a compiled rollout policy, and {rollout!r} is not one")
         self.softness = softness
         self.judge = judge
-        self.chances = win_chances(read_endings(HAND_OUTCOMES), rules.GAME_TARGET) if value == "game" else None
-        self.value_scale = GAME_SCALE if value == "game" else 1
+        self.chances, self.value_scale = lookahead_chances(value, HAND_OUTCOMES, rules.GAME_TARGET)
 
     def values(self, states: HandStates, points: np.ndarray) -> np.ndarray:
         if self.chances is None:
