@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-import numba
 import numpy as np
+
+from sim import jit
 
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
@@ -111,7 +112,7 @@ def nth_card(masks: np.ndarray, n: np.ndarray) -> np.ndarray:
     return position
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def count_cards(mask: int) -> int:
     """How many cards a card bitmask holds (compiled, for kernels and compiled policies)."""
     count = 0

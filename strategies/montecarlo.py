@@ -40,9 +40,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import numba
 import numpy as np
 
+from sim import jit
 from sim.api import Strategy
 from sim.cards import NUM_CARDS, count_cards
 
@@ -233,7 +233,7 @@ def fill_slots(
     return cards, filled
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _fill_rows(pool, void, is_slot, uniform, cards, filled):  # pragma: no cover - compiled
     """``fill_slots``, row by row: a row stops at its first slot that finds no card."""
     for row in range(len(pool)):

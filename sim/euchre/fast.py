@@ -24,11 +24,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-import numba
 import numpy as np
 from numba import types
 
-from sim import lockstep
+from sim import jit, lockstep
 from sim.api import Strategy
 from sim.cards import NUM_RANKS, bits_to_bools
 from sim.euchre import rules
@@ -346,7 +345,7 @@ class _Block:
         return np.concatenate([self.bids, self.discard[:, None], self.history], axis=1)
 
 
-@numba.njit(POLICY.signature, cache=True, nogil=True)
+@jit.njit(POLICY.signature, cache=True, nogil=True)
 def _never_called(
     phase, seat, dealer, making_round, legal, hand, upcard, trump, maker, led, winning, winner, played, settings
 ):  # fmt: skip # pragma: no cover - a seat played in Python
@@ -354,7 +353,7 @@ def _never_called(
     return -1
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _lay_out(deals, dealer, holdings, upcard):
     """Each seat's five cards and the upcard of each deal, dealt from the seat left of the dealer.
     Returns the first row that is not the 24 cards of the pack, else -1."""
@@ -403,7 +402,7 @@ _ADVANCE = types.int64(
 )
 
 
-@numba.njit(_ADVANCE, cache=True, nogil=True)
+@jit.njit(_ADVANCE, cache=True, nogil=True)
 def _advance(
     rows, dealer, upcard, holdings, position, bids, trump, maker, making_round, discard, history, tricks_won,
     leader, winning, winner, script, script_length, judged, mismatches, opinion, opinion_at, policies, settings,

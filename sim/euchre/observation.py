@@ -19,11 +19,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 
-import numba
 import numpy as np
 from numba import types
 
-from sim import encoding
+from sim import encoding, jit
 from sim.api import MAX_POLICY_SETTINGS, ArrayRecord, CompiledPolicy, UnknownAction
 from sim.cards import SUIT_NAMES, CardError, bits_to_bools, card_name, parse_card
 from sim.encoding import Layout
@@ -279,7 +278,7 @@ def _column(values: np.ndarray) -> np.ndarray:
 _COLUMN = types.Array(types.int64, 1, "C", readonly=True)
 
 
-@numba.njit(
+@jit.njit(
     types.void(POLICY, SETTINGS, *(_COLUMN,) * 10, types.Array(types.int64, 2, "C", readonly=True), types.int64[:]),
     cache=True,
     nogil=True,

@@ -32,11 +32,10 @@ from collections import namedtuple
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numba
 import numpy as np
 from numba import types
 
-from sim import lockstep
+from sim import jit, lockstep
 from sim.api import MAX_POLICY_SETTINGS, ArrayRecord, Strategy, round_ids
 from sim.cards import bits_to_bools
 from sim.games import DealSource, GamesResult, RoundsResult
@@ -451,7 +450,7 @@ def _raise_illegal(states: GameStates, seats: lockstep.CompiledSeats, row: int, 
     raise lockstep.fault(seats.strategies[seat], what, states.round_id[row : row + 1], step, seat)
 
 
-@numba.njit(POLICY.signature, cache=True, nogil=True)
+@jit.njit(POLICY.signature, cache=True, nogil=True)
 def _never_called(
     hands, hand, row, seat, phase, legal, hand_sizes, chain_stones, chain_lengths, slots, coins, trade_counts,
     discard, removed_counts, pending, deck_size, round_id, step, settings,
@@ -481,7 +480,7 @@ _PAUSING = lockstep.CompiledSeats([_Caller()] * SEATS, POLICY, _never_called)
 # only the steps taken once a turn or so (the trade area's fill, a sale) are functions.
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _fill_trade_area(row, deck, deck_size, trade, trade_counts, discard, discard_size):
     """Step 5, into the empty trade area: up to three cards from the deck, then the discard pile's
     top cards while their stone is in the area."""
@@ -501,7 +500,7 @@ def _fill_trade_area(row, deck, deck_size, trade, trade_counts, discard, discard
         size += 1
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _discard_leftovers(row, trade, trade_counts, discard, discard_size):
     """Step 1 ends: what is left of the offer goes to the discard pile in trade-area order."""
     left = 0
@@ -519,7 +518,7 @@ def _discard_leftovers(row, trade, trade_counts, discard, discard_size):
         column += 1
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _sell(row, seat, slot, variants, chain_stones, chain_lengths, coins, discard, discard_size, removed_counts):
     """Sell ``seat``'s chain in ``slot``: its coins to the seat, its cards out of play or to the
     discard pile as ``variants.sold_cards`` says."""
@@ -540,7 +539,7 @@ def _sell(row, seat, slot, variants, chain_stones, chain_lengths, coins, discard
     chain_lengths[row, seat, slot] = 0
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _after_placing(step):
     """Where a game goes on after a card placed during ``step`` (the reference's ``_after_placing``)."""
     if step == OFFERED:
@@ -568,7 +567,7 @@ _ADVANCE = types.int64(
 )
 
 
-@numba.njit(_ADVANCE, cache=True, nogil=True)
+@jit.njit(_ADVANCE, cache=True, nogil=True)
 def _advance(rows, s, variants, policies, settings, in_python, last_turn, forced, legal_out, paused, fault):
     """Play each of ``rows`` on: its ``forced`` action first if it has one, then its compiled seats'
     until its game ends, passes its ``last_turn`` or a seat played in Python is to move. Returns how

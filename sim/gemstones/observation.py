@@ -16,11 +16,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 
-import numba
 import numpy as np
 from numba import types
 
-from sim import encoding, lockstep
+from sim import encoding, jit, lockstep
 from sim.api import MAX_POLICY_SETTINGS, ArrayRecord, CompiledPolicy, UnknownAction
 from sim.cards import bools_to_bits
 from sim.encoding import Layout
@@ -305,7 +304,7 @@ _CHOOSE_ROWS = types.void(
 )
 
 
-@numba.njit(_CHOOSE_ROWS, cache=True, nogil=True)
+@jit.njit(_CHOOSE_ROWS, cache=True, nogil=True)
 def _choose_rows(
     policy, settings, hands, seat, phase, legal, hand_sizes, chain_stones, chain_lengths, slots, coins,
     trade_counts, discard, removed_counts, pending, deck_size, round_id, step, chosen,

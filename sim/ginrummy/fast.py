@@ -29,11 +29,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numba
 import numpy as np
 from numba import types
 
-from sim import lockstep
+from sim import jit, lockstep
 from sim.api import ROUND_ID_STRIDE, ArrayRecord, Strategy
 from sim.cards import ALL_CARDS_MASK, NUM_CARDS, bits_to_bools
 from sim.games import DealSource, GamesResult, RoundsResult
@@ -383,7 +382,7 @@ def _constant(values: np.ndarray) -> np.ndarray:
     return values
 
 
-@numba.njit(POLICY.signature, cache=True, nogil=True)
+@jit.njit(POLICY.signature, cache=True, nogil=True)
 def _never_called(
     phase, hand, top_discard, discard_pile, took, opponent_took, threw, opponent_threw, taken, stock_size, settings
 ):  # pragma: no cover - a seat played in Python
@@ -391,7 +390,7 @@ def _never_called(
     return -1
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _deal(pack, dealers, hands):
     """Each hand as dealt from its pack: the opener (the seat after the dealer) every other card
     from the first, and the 21st; the dealer the others. Returns the first row that is not a
@@ -442,7 +441,7 @@ _ADVANCE = types.int64(
 )
 
 
-@numba.njit(_ADVANCE, cache=True, nogil=True)
+@jit.njit(_ADVANCE, cache=True, nogil=True)
 def _advance(
     rows, pack, next_stock, pile, pile_size, pile_mask, hands, took, threw, mover, phase, taken, steps, points, void,
     script, script_length, answers, answer_step, max_steps, policies, settings, in_python, paused, fault,

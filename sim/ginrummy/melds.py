@@ -39,9 +39,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from itertools import product
 
-import numba
 import numpy as np
 
+from sim import jit
 from sim.cards import ALL_CARDS_MASK, NUM_CARDS, NUM_RANKS, NUM_SUITS, bits_to_bools, bools_to_bits, count_cards
 from sim.ginrummy import rules
 
@@ -490,7 +490,7 @@ _THROW_ORDER = _DISCARD_ORDER.astype(np.int64)
 _LAST_SUIT = (NUM_SUITS - 1) * NUM_RANKS
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def hand_value(hand: int) -> int:
     """The total deadwood value of the cards of one card mask: ``rules.mask_value``."""
     return (
@@ -501,7 +501,7 @@ def hand_value(hand: int) -> int:
     )
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _hand_runs_deadwood(hand: int) -> int:
     """The least deadwood of one hand with runs only: a lookup per suit."""
     return (
@@ -512,7 +512,7 @@ def _hand_runs_deadwood(hand: int) -> int:
     )
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _set_ranks(hand: int) -> tuple[int, int]:
     """(ranks held three or more times, ranks held four times) of one hand, as 13-bit patterns."""
     clubs, diamonds = hand & _SUIT, (hand >> NUM_RANKS) & _SUIT
@@ -521,7 +521,7 @@ def _set_ranks(hand: int) -> tuple[int, int]:
     return (black & (hearts | spades)) | (red & (clubs | diamonds)), black & red
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _set_rank_bits(threes: int, fours: int) -> tuple[int, int, int, int, int, int]:
     """The (at most three) ranks held three or four times, as rank bits lowest first (0 past the
     last), each with its number of ways to take sets: a rank held three times is left or set, one
@@ -540,7 +540,7 @@ def _set_rank_bits(threes: int, fours: int) -> tuple[int, int, int, int, int, in
     )
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _set_option(hand: int, rank_bit: int, option: int) -> int:
     """The cards of way ``option`` (of ``_set_rank_bits``) to take a set of the rank ``rank_bit``
     from ``hand``: none, every card of the rank held, or the four but one suit's card."""
@@ -552,7 +552,7 @@ def _set_option(hand: int, rank_bit: int, option: int) -> int:
     return cards & hand
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def hand_deadwood(hand: int) -> int:
     """The least deadwood of one hand of at most 11 cards: ``rules.deadwood``. With runs only it is
     a lookup per suit; each way to take sets leaves cards whose runs-only deadwood is the answer."""
@@ -580,7 +580,7 @@ def hand_deadwood(hand: int) -> int:
     return least
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _suit_set_key(sets: int, suit: int) -> int:
     """The tie-break word of suit ``suit`` for the sets ``sets`` (``_set_keys``)."""
     clubs, diamonds = sets & _SUIT, (sets >> NUM_RANKS) & _SUIT
@@ -598,7 +598,7 @@ def _suit_set_key(sets: int, suit: int) -> int:
     return 0
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _precedes(rest: int, sets: int, best_rest: int, best_sets: int) -> bool:
     """Whether the arrangement leaving ``rest`` to runs (``sets`` taken) comes before the other in
     the reference's order: its tie-break words, suit by suit."""
@@ -611,7 +611,7 @@ def _precedes(rest: int, sets: int, best_rest: int, best_sets: int) -> bool:
     return False
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def hand_runs_and_sets(hand: int) -> tuple[int, int]:
     """``(run cards, set cards)`` of one hand: ``runs_and_sets``, the arrangement the reference lays
     down (of the ways to take sets leaving the least deadwood, the first in its order)."""
@@ -634,13 +634,13 @@ def hand_runs_and_sets(hand: int) -> tuple[int, int]:
     return starts | (starts << 1) | (starts << 2), best_sets
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def hand_rank_neighbours(mask: int) -> int:
     """The cards one rank above or below a card of ``mask`` in its suit: ``rank_neighbours``."""
     return ((mask << 1) & RAISED_ONE_RANK) | ((mask >> 1) & LOWERED_ONE_RANK)
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def knock_points(knocker: int, defender: int) -> tuple[int, int]:
     """(the knocker's points, the defender's) for two ten-card hands laid down as the reference lays
     them, the defender's unmatched cards laid off (``rules.lay_off``) unless the knocker has gin:
@@ -659,7 +659,7 @@ def knock_points(knocker: int, defender: int) -> tuple[int, int]:
     return 0, knocker_deadwood - defender_deadwood + rules.UNDERCUT_BONUS
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _laid_off(unmatched: int, runs: int, sets: int) -> int:
     """The cards of ``unmatched`` laid off onto ``runs`` (again and again: a card laid off makes room
     for the next), then onto the sets of three, the fourth card of their rank (as the batch's)."""
@@ -678,7 +678,7 @@ def _laid_off(unmatched: int, runs: int, sets: int) -> int:
     return on_runs | (unmatched & ~on_runs & (threes * RANK_ACROSS_SUITS) & ~sets)
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def hand_best_discard(hand: int, allowed: int) -> tuple[int, int]:
     """(card, deadwood left) of one hand's ``best_discards``: the throw among ``allowed`` leaving the
     least deadwood, the higher card value then the lower card id on ties; (-1, ``NOT_HELD``) for none."""
@@ -696,7 +696,7 @@ def hand_best_discard(hand: int, allowed: int) -> tuple[int, int]:
     return best_key & ((1 << _CARD_BITS) - 1), best_key >> _DEADWOOD_SHIFT
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _card_of_bit(bit: int) -> int:
     """The card id of a single-bit card mask: the bits below it."""
     return count_cards(bit - 1)

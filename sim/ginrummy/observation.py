@@ -18,11 +18,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 
-import numba
 import numpy as np
 from numba import types
 
-from sim import encoding, lockstep
+from sim import encoding, jit, lockstep
 from sim.api import ArrayRecord, CompiledPolicy, UnknownAction
 from sim.cards import NUM_CARDS, CardError, bits_to_bools, card_name, parse_card
 from sim.encoding import Layout
@@ -229,7 +228,7 @@ _ROWS = types.Array(types.int64, 1, "C", readonly=True)
 _CHOOSE_ROWS = types.void(POLICY, SETTINGS, *(_ROWS,) * 10, types.int64[:])
 
 
-@numba.njit(_CHOOSE_ROWS, cache=True, nogil=True)
+@jit.njit(_CHOOSE_ROWS, cache=True, nogil=True)
 def _choose_rows(
     policy, settings, phase, hand, top_discard, discard_pile, took, opponent_took, threw, opponent_threw, taken,
     stock_size, chosen,

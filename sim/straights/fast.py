@@ -28,11 +28,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numba
 import numpy as np
 from numba import types
 
-from sim import lockstep
+from sim import jit, lockstep
 from sim.api import MAX_POLICY_SETTINGS, Strategy
 from sim.cards import NUM_CARDS, NUM_RANKS, bits_to_bools, format_cards, make_card
 from sim.games import DealSource, GamesResult, RoundsResult
@@ -294,7 +293,7 @@ class _Block:
         raise lockstep.fault(seats.strategies[seat], what, self.round_ids[row : row + 1], step, seat)
 
 
-@numba.njit(POLICY.signature, cache=True, nogil=True)
+@jit.njit(POLICY.signature, cache=True, nogil=True)
 def _never_called(hands, hand, held, legal, options, table, settings):  # pragma: no cover - a seat played in Python
     """The stand-in policy of a seat played in Python: the kernel pauses before calling it."""
     return -1
@@ -310,7 +309,7 @@ def _check_deals(deals: np.ndarray) -> None:
         raise DealError(f"deals hold card ids 0..{NUM_CARDS - 1}")
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _lay_out(deals, hands, position, leader):
     """Each round's leader, its hands in turn order from the leader (``hands[row]`` is the card at each
     position) and each card's position (``NO_CARD``'s is ``NO_POSITION``). Returns the first row that
@@ -362,7 +361,7 @@ _ADVANCE = types.int64(
 
 # Inlined into both kernels, where ``judging`` is a constant: the code that judges is compiled out of
 # ``_advance``, whose loop it would slow by a few per cent (measured with first-legal in every seat).
-@numba.njit(inline="always")
+@jit.njit(inline="always")
 def _rounds(
     rows, hands, position, held, accept, table, actions, discarded, points, steps, leader, script,
     script_length, judged, mismatches, opinion, opinion_at, policies, settings, in_python, paused, fault, judging,
@@ -427,7 +426,7 @@ def _rounds(
     return count
 
 
-@numba.njit(_ADVANCE, cache=True, nogil=True)
+@jit.njit(_ADVANCE, cache=True, nogil=True)
 def _advance(
     rows, hands, position, held, accept, table, actions, discarded, points, steps, leader, script,
     script_length, judged, mismatches, opinion, opinion_at, policies, settings, in_python, paused, fault,
@@ -440,7 +439,7 @@ def _advance(
     )  # fmt: skip
 
 
-@numba.njit(_ADVANCE, cache=True, nogil=True)
+@jit.njit(_ADVANCE, cache=True, nogil=True)
 def _judge(
     rows, hands, position, held, accept, table, actions, discarded, points, steps, leader, script,
     script_length, judged, mismatches, opinion, opinion_at, policies, settings, in_python, paused, fault,

@@ -20,11 +20,10 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Mapping
 
-import numba
 import numpy as np
 from numba import types
 
-from sim import encoding
+from sim import encoding, jit
 from sim.api import MAX_POLICY_SETTINGS, CompiledPolicy
 from sim.cards import NUM_CARDS, bits_to_bools
 from sim.encoding import Layout
@@ -265,7 +264,7 @@ def choose_compiled(compiled: CompiledPolicy, observation: Observation) -> np.nd
 _ROWS = types.Array(types.int64, 1, "C", readonly=True)
 
 
-@numba.njit(
+@jit.njit(
     types.void(
         POLICY,
         types.UniTuple(types.float64, MAX_POLICY_SETTINGS),

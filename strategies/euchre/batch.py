@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import numba
 import numpy as np
 
+from sim import jit
 from sim.cards import make_card
 from sim.euchre import rules
 
@@ -89,7 +89,7 @@ LED_CONTEXT = np.array(
 # --------------------------------------------------------------------------- in compiled policies
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def pick(first: np.ndarray, second: np.ndarray, base: int, cards: int) -> int:
     """The card with the highest key among the non-empty card bitmask ``cards``, by a ``CardPicker``'s
     tables ``first`` and ``second`` at ``base``, its context times ``HALF``: ``pick_at`` for one row."""

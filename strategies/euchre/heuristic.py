@@ -19,9 +19,9 @@ trick's winner is beaten by one lookup by its place in the trick order, and each
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
+from sim import jit
 from sim.api import CompiledPolicy
 from sim.cards import NUM_CARDS, NUM_RANKS, count_cards, rank_of
 from sim.euchre import rules
@@ -135,13 +135,13 @@ _BEATING_BASE = _ORDER * rules.PACK_SIZE  # in ``_BEATING`` and ``_TRUMP_AT``
 _LOWEST_FOLLOWING_BASE = LED_CONTEXT * HALF
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def same_team(seat: int, other: int) -> bool:
     """Whether ``seat`` is ``other`` or its partner (``rules.team_of``)."""
     return (seat ^ other) & 1 == 0  # teams are seats of one parity
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def hand_strength(hand: int, trump: int) -> int:
     """Trick-taking strength, in tenths, of a hand (card bitmask) in ``trump``."""
     packed = hand | (hand >> 7)  # ``batch.halves``
@@ -157,7 +157,7 @@ def hand_strength(hand: int, trump: int) -> int:
     return strength
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def best_discard(hand: int, trump: int) -> tuple[int, int]:
     """The card whose loss leaves the strongest hand (of those leaving equal strength the lowest in the
     order with trump) and the strength it leaves."""
@@ -172,7 +172,7 @@ def best_discard(hand: int, trump: int) -> tuple[int, int]:
     return best_card, (best_key + rules.PACK_SIZE - 1) // rules.PACK_SIZE
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def round_one_action(hand: int, upcard: int, seat: int, dealer: int, threshold: float) -> int:
     """Order up the upcard's suit or pass. The dealer values the best five of its hand and the upcard;
     the others count half the upcard's value for the dealer's side, against it for the other."""
@@ -186,7 +186,7 @@ def round_one_action(hand: int, upcard: int, seat: int, dealer: int, threshold: 
     return ORDER_UP + trump if doubled >= threshold * 20 else PASS
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def round_two_action(hand: int, upcard: int, seat: int, dealer: int, threshold: float) -> int:
     """Order up the strongest suit other than the upcard's when it reaches ``threshold``; the dealer
     always orders it up. Equal strengths go to the lowest suit index."""
@@ -200,7 +200,7 @@ def round_two_action(hand: int, upcard: int, seat: int, dealer: int, threshold: 
     return ORDER_UP + suit if seat == dealer or best >= threshold * 10 else PASS
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def lead(hand: int, trump: int, we_made_it: bool) -> int:
     """As a maker with two or more trumps the highest trump; else an off-suit ace (the lowest card id
     of them); else the lowest off-suit card; with only trump, the highest trump."""
@@ -209,7 +209,7 @@ def lead(hand: int, trump: int, we_made_it: bool) -> int:
     return pick(_LEAD_FIRST, _LEAD_SECOND, trump * HALF, hand)
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def follow(
     legal: int, led: int, winning: int, partner_winning: bool, last_to_play: bool, trump: int, ace_stands: bool
 ) -> int:
@@ -226,7 +226,7 @@ def follow(
     return pick(_LOWEST_FOLLOWING_FIRST, _LOWEST_FOLLOWING_SECOND, _LOWEST_FOLLOWING_BASE[trick], chosen)
 
 
-@numba.njit(POLICY.signature, cache=True, nogil=True)
+@jit.njit(POLICY.signature, cache=True, nogil=True)
 def heuristic(
     phase, seat, dealer, making_round, legal, hand, upcard, trump, maker, led, winning, winner, played, settings
 ):

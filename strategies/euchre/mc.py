@@ -53,10 +53,10 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Annotated
 
-import numba
 import numpy as np
 
 import strategies
+from sim import jit
 from sim.cards import bits_to_bools
 from sim.euchre import rules
 from sim.euchre.observation import (
@@ -278,7 +278,7 @@ _FIRST_LAID = np.array([HAND * owner for owner in range(SEATS)] + [rules.UPCARD_
 """[owner] where its cards start in a deal laid out by owner: seats 0-3 five each, the upcard, the undealt cards."""
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _lay_out_worlds(card_owner, slot_owner, dealer, slot_cards, samples, deals, scripts):  # pragma: no cover
     """Each world's deal: every card at its owner's place (the cards of one owner in card-id order),
     dealt in the pack positions of its decision's dealer; a dealer's discard goes to its script."""

@@ -29,9 +29,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated
 
-import numba
 import numpy as np
 
+from sim import jit
 from sim.euchre import rules
 from sim.euchre.observation import BIDS, DISCARD_STEP, FIRST_CARD_STEP, NONE, ORDER_UP, PASS, Observation, Phase
 from strategies import SEED_MAX, Between, NestedSpec, OneOf, register
@@ -63,7 +63,7 @@ _STRENGTH = rules.STRENGTH.astype(np.int64)
 _EFFECTIVE_SUIT = rules.EFFECTIVE_SUIT.astype(np.int64)
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _replay(
     deals, scripts, dealers, lengths, hands, trumps, makers, leaders, tricks, trick_cards
 ):  # pragma: no cover - compiled

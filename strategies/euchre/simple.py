@@ -10,9 +10,9 @@ calls the policy inside its kernel; ``choose`` runs it over a batch's rows.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
+from sim import jit
 from sim.api import CompiledPolicy
 from sim.cards import NUM_CARDS, count_cards, suit_of
 from sim.euchre import rules
@@ -59,7 +59,7 @@ _PROPOSED = np.array(
 _TRUMP_FACES = rules.TRUMP_FACES
 
 
-@numba.njit(POLICY.signature, cache=True, nogil=True)
+@jit.njit(POLICY.signature, cache=True, nogil=True)
 def simple(
     phase, seat, dealer, making_round, legal, hand, upcard, trump, maker, led, winning, winner, played, settings
 ):

@@ -36,9 +36,9 @@ from __future__ import annotations
 
 import threading
 
-import numba
 import numpy as np
 
+from sim import jit
 from sim.euchre import rules
 
 SEATS = rules.NUM_PLAYERS
@@ -106,7 +106,7 @@ _FRAME = _SCORES + 8
 _ENTER, _NEXT_MOVE, _RETURN = range(3)  # the search loop's states
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _count(mask):  # pragma: no cover - compiled
     """How many cards ``mask`` holds."""
     count = 0
@@ -116,7 +116,7 @@ def _count(mask):  # pragma: no cover - compiled
     return count
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _last_trick(hands, trump, leader):  # pragma: no cover - compiled
     """1 when team 0 takes the trick each seat plays its one card to from ``leader``, else 0."""
     led = _count(hands[leader] - 1)  # a single bit's index is the count of the bits below it
@@ -130,7 +130,7 @@ def _last_trick(hands, trump, leader):  # pragma: no cover - compiled
     return 1 - (winner & 1)
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _candidates(stack, depth, legal, alive, trump):  # pragma: no cover - compiled
     """Write the highest card of each run of equivalent cards of ``legal`` into the frame's moves and
     return how many. A run is cards of one suit with no other ``alive`` card between them."""
@@ -155,7 +155,7 @@ def _candidates(stack, depth, legal, alive, trump):  # pragma: no cover - compil
     return count
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _holds_suit(card, alive, trump):  # pragma: no cover - compiled
     """True when no ``alive`` card of ``card``'s suit is stronger."""
     base = (trump * 4 + _EFFECTIVE_SUIT[trump * _CARD_IDS + card]) * _RUN
@@ -168,7 +168,7 @@ def _holds_suit(card, alive, trump):  # pragma: no cover - compiled
     return True
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _order_moves(stack, depth, count, alive, trump):  # pragma: no cover - compiled
     """Sort the frame's ``count`` moves most promising first (insertion sort on a score)."""
     played, seat = stack[depth, _PLAYED], stack[depth, _SEAT]
@@ -197,7 +197,7 @@ def _order_moves(stack, depth, count, alive, trump):  # pragma: no cover - compi
         stack[depth, _MOVES + place], stack[depth, _SCORES + place] = card, score
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _push(stack, depth, trump, card):  # pragma: no cover - compiled
     """Fill frame ``depth + 1``: the node after the frame's seat plays ``card`` (the hands already
     without it), with the frame's window less the trick the card completes for team 0, if it does."""
@@ -228,7 +228,7 @@ def _push(stack, depth, trump, card):  # pragma: no cover - compiled
     stack[child, _BETA] = stack[depth, _BETA] - won
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _position_key(hands, trump, leader):  # pragma: no cover - compiled
     """The table's key of a trick boundary: the leader, then for each suit who holds its cards left,
     strongest first (two bits each), and how many there are (three bits): 54 bits at most.
@@ -259,7 +259,7 @@ def _position_key(hands, trump, leader):  # pragma: no cover - compiled
     return key
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _sure_tricks(hands, trump):  # pragma: no cover - compiled
     """Tricks a team is sure of: a seat's trumps above every trump of the other team win whichever
     tricks they fall in, one each. Positive for team 0, negative for team 1, 0 when none."""
@@ -288,7 +288,7 @@ def _sure_tricks(hands, trump):  # pragma: no cover - compiled
     return most if team == 0 else -most
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _search(hands, trump, stack, base, table, stamp):  # pragma: no cover - compiled
     """Team 0's tricks from the node of frame ``base`` to the end of the hand under best play, fail-soft
     in the frame's window (``_ALPHA``, ``_BETA``): a value at most alpha is an upper bound, at least beta
@@ -388,7 +388,7 @@ def _search(hands, trump, stack, base, table, stamp):  # pragma: no cover - comp
                     table[slot, _LOWER], table[slot, _UPPER] = lower, upper
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _is_position(hands, trump, leader, trick, tricks):  # pragma: no cover - compiled
     """True when one row can be a moment of a hand's play: trump and leader in range, every card of the
     pack and in one place only, the trick's cards first, each seat holding as many cards as the play so
@@ -420,7 +420,7 @@ def _is_position(hands, trump, leader, trick, tricks):  # pragma: no cover - com
     return True
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _solve_rows(hands, trump, leader, trick, tricks, out, table, first_stamp):  # pragma: no cover - compiled
     """Fill ``out`` (n, 52) with each row's legal cards' values for the mover's team, -1 elsewhere.
     Row ``i`` owns the entries of ``table`` stamped ``first_stamp + i``. Returns the first row that is

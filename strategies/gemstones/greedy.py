@@ -11,9 +11,9 @@ ones ``heuristic`` shares.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
+from sim import jit
 from sim.api import CompiledPolicy
 from sim.gemstones.observation import (
     BUY,
@@ -35,7 +35,7 @@ NUM_STONES, NUM_SLOTS = COINS.shape[0], 3
 SELL_SLOTS = (1 << NUM_SLOTS) - 1  # the sale bits of the legal actions, shifted down by SELL
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def only_action(legal):
     """The lowest action of the legal-action bits ``legal``: the only one when there is one."""
     action = 0
@@ -44,7 +44,7 @@ def only_action(legal):
     return action
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def has_one_action(legal):
     return legal & (legal - 1) == 0
 
@@ -53,7 +53,7 @@ def has_one_action(legal):
 # ``lengths``, with ``bought`` its number of slots: values, so the helpers cost no reference counts.
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def chain_of(stones, stone):
     """The slot of the chain of ``stone``, -1 when there is none."""
     for slot in range(NUM_SLOTS):
@@ -62,7 +62,7 @@ def chain_of(stones, stone):
     return -1
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def empty_slot(stones, bought):
     """The first bought slot without a chain, -1 when the table is full."""
     for slot in range(bought):
@@ -71,7 +71,7 @@ def empty_slot(stones, bought):
     return -1
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def filled_slots(stones):
     """Bits of the slots holding a chain."""
     filled = 0
@@ -81,7 +81,7 @@ def filled_slots(stones):
     return filled
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def best_sale(stones, lengths, sellable):
     """(slot, coins) the chain to sell among the slot bits ``sellable``: the most coins, then the
     shortest chain, then the first slot."""
@@ -94,13 +94,13 @@ def best_sale(stones, lengths, sellable):
     return best, best_coins
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def takes_any_without_loss(stones, lengths, bought):
     """A card of any stone fits, or the sale it forces pays at least a coin."""
     return empty_slot(stones, bought) >= 0 or best_sale(stones, lengths, filled_slots(stones))[1] >= 1
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def chain_choice(stones, lengths, bought, offer):
     """The trade-area stone to chain (``offer``: the cards of each stone): the most offered that
     extends a chain, else (when a card fits or its sale pays) the most offered; the lowest stone of
@@ -120,7 +120,7 @@ def chain_choice(stones, lengths, bought, offer):
     return PASS
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def greedy_choice(phase, legal, stones, lengths, bought, offer, front):
     """Greedy's action in every phase but the discard (``front``: the hand's front card)."""
     if phase == Phase.BUY:
@@ -132,7 +132,7 @@ def greedy_choice(phase, legal, stones, lengths, bought, offer, front):
     return SELL + best_sale(stones, lengths, legal >> SELL & SELL_SLOTS)[0]
 
 
-@numba.njit(POLICY.signature, cache=True, nogil=True)
+@jit.njit(POLICY.signature, cache=True, nogil=True)
 def greedy(
     hands, hand, row, seat, phase, legal, hand_sizes, chain_stones, chain_lengths, slots, coins, trade_counts,
     discard, removed_counts, pending, deck_size, round_id, step, settings,

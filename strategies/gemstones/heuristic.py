@@ -14,9 +14,9 @@ a pair of 3-tuples (stones, lengths), so trying a hand costs no allocation.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
+from sim import jit
 from sim.api import CompiledPolicy
 from sim.gemstones import rules
 from sim.gemstones.observation import BUY, COINS, DISCARD, NONE, PASS, POLICY, SELL, Observation, Phase, choose_compiled
@@ -39,7 +39,7 @@ MIN_WORTH_SHARE = 0.15
 CARDS_PER_STONE = np.array(rules.CARDS_PER_STONE, dtype=np.int64)
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def chain_worth(stone, length, in_rest, unseen, arrival, share):
     """The coins a chain of ``length`` cards of ``stone`` should sell for, discounted for the chance it
     is still unsold at the end: ``in_rest`` cards of its stone in the hand past the planned ones, its
@@ -52,13 +52,13 @@ def chain_worth(stone, length, in_rest, unseen, arrival, share):
     return max(COINS[stone, length], share * reached)
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def kept_card(hands, hand, skipped, index):
     """Card ``index`` of the hand without its card at position ``skipped`` (-1: the whole hand)."""
     return hands[hand, index if skipped < 0 or index < skipped else index + 1]
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def count_in_rest(hands, hand, size, skipped, stone):
     """The cards of ``stone`` past the planned ones in the ``size`` cards of the hand kept."""
     count = 0
@@ -67,7 +67,7 @@ def count_in_rest(hands, hand, size, skipped, stone):
     return count
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def with_slot(values, slot, value):
     """The 3-tuple ``values`` with ``value`` at ``slot``."""
     return (
@@ -77,7 +77,7 @@ def with_slot(values, slot, value):
     )
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def cheapest_sale(stones, lengths, sellable, hands, hand, size, skipped, unseen, arrival, share):
     """The slot among the bits ``sellable`` whose sale loses the least worth; the first of equals."""
     best, best_loss = -1, np.inf
@@ -91,7 +91,7 @@ def cheapest_sale(stones, lengths, sellable, hands, hand, size, skipped, unseen,
     return best
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def position_value(stones, lengths, bought, hands, hand, size, skipped, unseen, arrival, share):
     """Coins from the planned forced plays of the front cards of the hand kept (``size`` cards) plus
     the worth of the chains left."""
@@ -126,7 +126,7 @@ def position_value(stones, lengths, bought, hands, hand, size, skipped, unseen, 
     return coins + worth
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def unseen_counts(hands, hand, row, hand_sizes, seat, chain_stones, chain_lengths, trade_counts, discard,
                   removed_counts, pending):  # fmt: skip
     """(8,) the cards of each stone the mover has not seen: the deck plus the opponent's hand."""
@@ -148,7 +148,7 @@ def unseen_counts(hands, hand, row, hand_sizes, seat, chain_stones, chain_length
     return unseen
 
 
-@numba.njit(POLICY.signature, cache=True, nogil=True)
+@jit.njit(POLICY.signature, cache=True, nogil=True)
 def heuristic(
     hands, hand, row, seat, phase, legal, hand_sizes, chain_stones, chain_lengths, slots, coins, trade_counts,
     discard, removed_counts, pending, deck_size, round_id, step, settings,

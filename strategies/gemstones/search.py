@@ -23,9 +23,9 @@ from __future__ import annotations
 
 from typing import Annotated
 
-import numba
 import numpy as np
 
+from sim import jit
 from sim.gemstones import fast
 from sim.gemstones.observation import Phase
 from strategies import SEED_MAX, Between, NestedSpec, OneOf, register
@@ -43,7 +43,7 @@ LEAVES = ("sale", "worth")
 WORTH_SCALE = 100  # leaf worths are fractional coins: margins are kept as integer hundredths
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _worths(hands, hand_sizes, chain_stones, chain_lengths, slots, coins, trade_counts, discard, removed_counts,
             pending, deck_size, phase, out):  # fmt: skip  # pragma: no cover - compiled
     """``out[row, seat]``: each seat's coins plus, in a game going on, the heuristic's worth of its position."""

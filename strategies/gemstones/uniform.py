@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from typing import Annotated
 
-import numba
 import numpy as np
 
+from sim import jit
 from sim.api import CompiledPolicy
 from sim.gemstones.observation import POLICY, Observation, choose_compiled
 from strategies import SEED_MAX, Between, register
@@ -26,7 +26,7 @@ from strategies.montecarlo import FLOAT_BITS, GOLDEN_GAMMA, MIX_MULTIPLIERS, MIX
 SEED_HALF = 1 << 32
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def mix(value):
     """``strategies.montecarlo.mix64`` of one uint64."""
     value = (value ^ (value >> MIX_SHIFTS[0])) * MIX_MULTIPLIERS[0]
@@ -34,7 +34,7 @@ def mix(value):
     return value ^ (value >> MIX_SHIFTS[2])
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def decision_uniform(seed, round_id, step):
     """``decision_uniforms(seed, round_id, step)`` of one decision (``seed`` a uint64)."""
     state = mix(seed + GOLDEN_GAMMA)
@@ -43,7 +43,7 @@ def decision_uniform(seed, round_id, step):
     return np.float64(state >> np.uint64(64 - FLOAT_BITS)) * 2.0**-FLOAT_BITS
 
 
-@numba.njit(POLICY.signature, cache=True, nogil=True)
+@jit.njit(POLICY.signature, cache=True, nogil=True)
 def uniform(
     hands, hand, row, seat, phase, legal, hand_sizes, chain_stones, chain_lengths, slots, coins, trade_counts,
     discard, removed_counts, pending, deck_size, round_id, step, settings,

@@ -8,9 +8,9 @@ hand is shifted and rotated at once. The least deadwood comes from ``sim.ginrumm
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
+from sim import jit
 from sim.cards import ALL_CARDS_MASK, NUM_CARDS, NUM_RANKS, NUM_SUITS
 from sim.ginrummy import rules
 from sim.ginrummy.melds import LOWERED_ONE_RANK, RAISED_ONE_RANK, RANK_ACROSS_SUITS, without_ranks
@@ -29,7 +29,7 @@ THROW_ORDER = (CARD_VALUES.max() - CARD_VALUES) * 64 + np.arange(NUM_CARDS, dtyp
 more if it stays), then the lower card id."""
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def meld_outs(hand: int) -> int:
     """The card mask of the cards not held that would sit in a meld with the cards of ``hand``: two
     of its rank held, or two held next to it in a run."""
@@ -43,7 +43,7 @@ def meld_outs(hand: int) -> int:
     return outs & ~hand
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def near(cards: int, span: int) -> int:
     """The card mask of the cards of the same rank as one of ``cards``, or of the same suit within
     ``span`` ranks (at most 3) of one, each card itself left out unless another brings it in."""

@@ -18,9 +18,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-import numba
 import numpy as np
 
+from sim import jit
 from sim.api import CompiledPolicy
 from sim.cards import NUM_CARDS, NUM_RANKS, NUM_SUITS, cards_in, rank_of, suit_of
 from sim.ginrummy import melds, rules
@@ -128,19 +128,19 @@ _FIRST_APPENDED = 16  # the first place of a sequence appended by a break, after
 _DRAW = int(Phase.DRAW)
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _up(mask: int) -> int:
     """Each card moved one rank up its suit (a king drops out): bit x set where x - 1 is held."""
     return (mask << 1) & RAISED_ONE_RANK
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _down(mask: int) -> int:
     """Each card moved one rank down its suit (an ace drops out): bit x set where x + 1 is held."""
     return (mask >> 1) & LOWERED_ONE_RANK
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _ranks(mask: int) -> int:
     """The 13-bit pattern of the ranks a mask holds in any suit."""
     return (mask | (mask >> NUM_RANKS) | (mask >> (2 * NUM_RANKS)) | (mask >> (3 * NUM_RANKS))) & _SUIT
@@ -150,7 +150,7 @@ _HIGHEST_RANK = np.array([pattern.bit_length() - 1 for pattern in range(1 << NUM
 """[pattern] the highest rank of a 13-bit rank pattern (-1 for none)."""
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _highest_card_of_rank(cards: int, rank: int) -> int:
     """The card of ``rank`` in the highest suit among ``cards`` (which hold one)."""
     suit = NUM_SUITS - 1
@@ -159,7 +159,7 @@ def _highest_card_of_rank(cards: int, rank: int) -> int:
     return NUM_RANKS * suit + rank
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _break(pattern: int, rank: int) -> tuple[int, int, int]:
     """Breaking ``rank`` out of a suit's ``pattern`` of sequence cards: the value left unmatched,
     the ranks still in sequences and the loose ranks (``rules.broken_value``)."""
@@ -179,7 +179,7 @@ def _break(pattern: int, rank: int) -> tuple[int, int, int]:
     return value, pattern & ~loose & ~(1 << rank), loose
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _break_sequences(sequences: int, pairs: int) -> tuple[int, int, int]:
     """Step 3 of ``rules.organize`` for a hand holding a pair of a rank in one of its ``sequences``:
     ``(sequences left, cards of the groups made by breaking, loose cards)``.
@@ -220,7 +220,7 @@ def _break_sequences(sequences: int, pairs: int) -> tuple[int, int, int]:
     return sequences, broken, loose
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def organize_hand(hand: int) -> tuple[int, int, int, int, int, int, int]:
     """``rules.organize`` of one hand (an int64 card mask), exactly, by category: (sequences,
     groups, partial groups, partial sequences, deadwood, the cards of the sequences of four or more,
@@ -248,7 +248,7 @@ def organize_hand(hand: int) -> tuple[int, int, int, int, int, int, int]:
     return sequences, groups, pairs, partial_sequences, rest & ~partial_sequences, long_sequences, four_groups
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def draw(hand: int, top_discard: int) -> int:
     """``choose_draw``: ``DRAW_DISCARD`` when the face-up card completes a partial set, adds to a
     meld, or pairs with a deadwood card while there are two or more, else ``DRAW_STOCK``."""
@@ -265,7 +265,7 @@ def draw(hand: int, top_discard: int) -> int:
     return DRAW_DISCARD if pairs_dead and deadwood & (deadwood - 1) else DRAW_STOCK
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def discard(hand: int, taken: int) -> int:
     """``choose_discard`` as an action: the highest card (rank, then suit) of the first category
     holding one but the card ``taken`` (``NONE`` for none), knocking with it when the ten cards left
@@ -288,7 +288,7 @@ def discard(hand: int, taken: int) -> int:
     return card + KNOCK if knocks else card
 
 
-@numba.njit(POLICY.signature, cache=True, nogil=True)
+@jit.njit(POLICY.signature, cache=True, nogil=True)
 def cs340(
     phase, hand, top_discard, discard_pile, took, opponent_took, threw, opponent_threw, taken, stock_size, settings
 ):  # fmt: skip
@@ -317,7 +317,7 @@ def organize_masks(hands: np.ndarray) -> Organized:
     return Organized(*categories)
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _organize_rows(hands, categories):
     """``categories[:, row]``: ``organize_hand`` of each hand."""
     for row in range(hands.shape[0]):

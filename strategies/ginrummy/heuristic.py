@@ -32,9 +32,9 @@ from __future__ import annotations
 
 from typing import Annotated
 
-import numba
 import numpy as np
 
+from sim import jit
 from sim.api import CompiledPolicy
 from sim.cards import ALL_CARDS_MASK, count_cards
 from sim.ginrummy import rules
@@ -59,7 +59,7 @@ Weight = Annotated[float, Between(-MAX_WEIGHT, MAX_WEIGHT)]
 _DRAW = int(Phase.DRAW)
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def draw(hand: int, top_discard: int, threw: int, take_gain: float) -> int:
     """Take the face-up card when the best throw after it leaves ``take_gain`` less deadwood than
     the hand has, unless the seat threw it."""
@@ -81,7 +81,7 @@ def draw(hand: int, top_discard: int, threw: int, take_gain: float) -> int:
     return DRAW_STOCK
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def should_knock(left: int, stock: int, gin_hold: float, patience: float, early_knock: float, late: float) -> bool:
     """Whether to knock with ``left`` deadwood after the throw and ``stock`` cards in the stock."""
     if left == 0:
@@ -91,7 +91,7 @@ def should_knock(left: int, stock: int, gin_hold: float, patience: float, early_
     return left <= rules.KNOCK_LIMIT and not holds_for_gin and not holds_for_less
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def danger(
     card: int, feeding: int, close: int, safe: int, feed_cost: float, near_cost: float, safe_bonus: float
 ) -> float:
@@ -106,7 +106,7 @@ def danger(
     return cost - (safe_bonus if safe >> card & 1 else 0.0)
 
 
-@numba.njit(POLICY.signature, cache=True, nogil=True)
+@jit.njit(POLICY.signature, cache=True, nogil=True)
 def heuristic(
     phase, hand, top_discard, discard_pile, took, opponent_took, threw, opponent_threw, taken, stock_size, settings
 ):  # fmt: skip

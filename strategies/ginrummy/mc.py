@@ -47,12 +47,11 @@ from abc import abstractmethod
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated
 
-import numba
 import numpy as np
 from numba import types
 
 import strategies
-from sim import lockstep
+from sim import jit, lockstep
 from sim.cards import ALL_CARDS_MASK, NUM_CARDS, bits_to_bools, bools_to_bits
 from sim.ginrummy import melds, rules
 from sim.ginrummy.observation import DRAW_DISCARD, KNOCK, NONE, NUM_ACTIONS, POLICY, SETTINGS, Observation, Phase
@@ -275,7 +274,7 @@ _JUDGE_WORLDS = types.void(
 )
 
 
-@numba.njit(_JUDGE_WORLDS, cache=True, nogil=True)
+@jit.njit(_JUDGE_WORLDS, cache=True, nogil=True)
 def _judge_worlds(
     keys, unseen, missing, last, discard_pile, took, opponent_took, threw, opponent_threw, stock_size, policy,
     settings, mismatches,

@@ -39,11 +39,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
-import numba
 import numpy as np
 from numba import types
 
-from sim import lockstep
+from sim import jit, lockstep
 from sim.cards import NUM_CARDS, count_cards
 from sim.ginrummy import rules
 from sim.ginrummy.observation import DRAW_DISCARD, DRAW_STOCK, NONE, POLICY, SETTINGS, Observation, Phase
@@ -121,7 +120,7 @@ _COUNT_MISMATCHES = types.void(
 )
 
 
-@numba.njit(_COUNT_MISMATCHES, cache=True, nogil=True)
+@jit.njit(_COUNT_MISMATCHES, cache=True, nogil=True)
 def _count_mismatches(
     opponents, thrown, passed, taken, discard_pile, took, opponent_took, threw, opponent_threw, stock_size, policy,
     settings, keep, mismatches,

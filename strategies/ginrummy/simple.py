@@ -12,9 +12,9 @@ legal discards."""
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
+from sim import jit
 from sim.api import CompiledPolicy
 from sim.ginrummy import rules
 from sim.ginrummy.melds import hand_best_discard
@@ -34,7 +34,7 @@ from strategies.ginrummy.batch import meld_outs
 _DRAW = int(Phase.DRAW)
 
 
-@numba.njit(POLICY.signature, cache=True, nogil=True)
+@jit.njit(POLICY.signature, cache=True, nogil=True)
 def simple(
     phase, hand, top_discard, discard_pile, took, opponent_took, threw, opponent_threw, taken, stock_size, settings
 ):  # fmt: skip

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
+from sim import jit
 from sim.api import CompiledPolicy
 from sim.straights.observation import LOWEST_POSITION, POLICY, Observation, choose_compiled
 from strategies import register
 
 
-@numba.njit(POLICY.signature, cache=True, nogil=True)
+@jit.njit(POLICY.signature, cache=True, nogil=True)
 def first_legal(hands, hand, held, legal, options, table, settings):
     """The card at the lowest position of ``options``: the first legal play in dealt order, else the
     first card still in hand."""

@@ -20,9 +20,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Annotated
 
-import numba
 import numpy as np
 
+from sim import jit
 from sim.api import CompiledPolicy
 from sim.cards import NUM_CARDS, NUM_RANKS, NUM_SUITS, count_cards, make_card
 from sim.straights import rules
@@ -73,7 +73,7 @@ SLICE_POINTS = (
 ).astype(np.int16)
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def mask_points(mask: int) -> int:
     """The discard points of the cards in a card bitmask."""
     points = 0
@@ -82,7 +82,7 @@ def mask_points(mask: int) -> int:
     return points
 
 
-@numba.njit(POLICY.signature, cache=True, nogil=True)
+@jit.njit(POLICY.signature, cache=True, nogil=True)
 def heuristic(hands, hand, held, legal, options, table, settings):
     """The option scoring best: a play by what it opens (``settings``: own_open, reach, gift), a
     discard by the points it costs and strands; the first in dealt order among equals."""

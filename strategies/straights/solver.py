@@ -72,9 +72,9 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterable
 
-import numba
 import numpy as np
 
+from sim import jit
 from sim.cards import NUM_CARDS, NUM_RANKS, NUM_SUITS, count_cards, make_card
 from sim.straights import rules
 
@@ -221,13 +221,13 @@ def _table(rule: int) -> np.ndarray:
     return tables[rule]
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _lowest(mask):
     """The id of the lowest card of a non-empty mask."""
     return count_cards((mask & -mask) - 1)
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _points_of(mask):
     """The discard points of the cards of ``mask``."""
     total = 0
@@ -237,14 +237,14 @@ def _points_of(mask):
     return total
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _playable(union):
     """The live cards (``union`` of all seats') that are playable: 7s, and cards whose neighbour
     towards the 7 nobody holds."""
     return union & ((LOW_RANKS & ~(union >> 1)) | (HIGH_RANKS & ~(union << 1)) | SEVENS)
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _owner(live, depth, card):
     """The seat whose live cards hold ``card``."""
     for seat in range(SEATS):
@@ -253,7 +253,7 @@ def _owner(live, depth, card):
     return -1
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _play(live, depth, mover, card, counts, union):
     """Play live ``card`` in position ``live[depth]`` (changed in place); returns the new counts.
 
@@ -272,7 +272,7 @@ def _play(live, depth, mover, card, counts, union):
     return counts
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _discard(live, depth, mover, card, counts, union):
     """Discard live ``card`` (never playable, so never a 7) in ``live[depth]``, changed in place;
     returns the new counts and the packed points it costs now: its own and those of the cards it
@@ -299,13 +299,13 @@ def _discard(live, depth, mover, card, counts, union):
     return counts, cost
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _seat_points(packed, seat):
     """A seat's points in a packed points vector (``FIELD`` bits a seat)."""
     return (packed >> (FIELD * seat)) & FIELD_MASK
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _margin(packed, root):
     """3 x (root's points - mean of the others'), an integer, from a packed points vector."""
     total = 0
@@ -314,7 +314,7 @@ def _margin(packed, root):
     return 4 * _seat_points(packed, root) - total
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _maxn_order(packed, mover):
     """Where a points vector ranks for ``mover`` under MAXN, smaller is better: own points, then the
     others' total (more is better), then the next seat's, then the one after's."""
@@ -327,7 +327,7 @@ def _maxn_order(packed, mover):
     return order * 512 + (FIELD_MASK - _seat_points(packed, (mover + 2) & 3))
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _next_to_move(live, depth, counts, mover):
     """``mover``, or the first seat after it holding a card."""
     for step in range(SEATS):
@@ -338,7 +338,7 @@ def _next_to_move(live, depth, counts, mover):
     return mover
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _settled(live, depth):
     """True when at most one seat holds live cards: nobody loses a point but its dead cards' (module doc)."""
     holders = 0
@@ -348,7 +348,7 @@ def _settled(live, depth):
     return holders <= 1
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _key(live, depth, word):
     """The transposition key of position ``live[depth]``; ``word``: counts | mover << 32 | root << 34."""
     key0 = live[depth, 0] | live[depth, 1] | live[depth, 2] | live[depth, 3]
@@ -360,7 +360,7 @@ def _key(live, depth, word):
     return key0, key1, key2
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _slot(tt, key0, key1, key2):
     """The entry holding the key, or ``-1 - bucket`` when the table lacks it."""
     # A product's low bits see only its factors' low bits: fold the high bits down before each one.
@@ -374,7 +374,7 @@ def _slot(tt, key0, key1, key2):
     return -1 - index
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@jit.njit(cache=True, nogil=True, inline="always")
 def _store(tt, frames, depth, value, size):
     """Keep ``value`` for the position at ``depth``, which ``_slot`` missed: the bucket's first entry
     keeps the larger subtree, the second takes what the first refuses."""
@@ -385,7 +385,7 @@ def _store(tt, frames, depth, value, size):
     tt[index, 3] = value | (np.int64(size) << 48)
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _size(live, depth, counts):
     """Cards left in position ``live[depth]``: the transposition table keeps the bigger subtrees."""
     size = 0
@@ -396,7 +396,7 @@ def _size(live, depth, counts):
     return size
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _options(live, depth, counts, mover, union, moves):
     """The mover's actions into ``moves[depth]``; returns (how many, whether they are plays).
 
@@ -426,7 +426,7 @@ def _options(live, depth, counts, mover, union, moves):
     return count, False
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@jit.njit(cache=True, nogil=True, inline="always")
 def _apply(live, depth, counts, mover, union, move, plays):
     """Position ``live[depth + 1]`` after ``move``; returns its counts and the packed points it cost."""
     for seat in range(SEATS):
@@ -449,7 +449,7 @@ FRAME = 18
 
 # The helpers a search calls at every position are inlined into it (numba's inliner): as calls they
 # cost a quarter of its time, and inlining the smaller helpers too doubles the compile time for no more.
-@numba.njit(cache=True, nogil=True, inline="always")
+@jit.njit(cache=True, nogil=True, inline="always")
 def _look_up(live, depth, frames, tt, root):
     """Whose turn it is at the position at ``depth`` (set in its frame with its key); returns its entry
     in the table, or ``-1 - bucket``."""
@@ -462,7 +462,7 @@ def _look_up(live, depth, frames, tt, root):
     return probe
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@jit.njit(cache=True, nogil=True, inline="always")
 def _enter(live, depth, frames, moves, hint):
     """List the actions of the position at ``depth``, ``hint`` first when it is one of them, and go
     down to the first."""
@@ -476,7 +476,7 @@ def _enter(live, depth, frames, moves, hint):
     _descend(live, depth, frames, moves, 0)
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@jit.njit(cache=True, nogil=True, inline="always")
 def _descend(live, depth, frames, moves, option):
     """Take action ``option`` of the position at ``depth``: its child becomes the position at ``depth + 1``
     and the frame's ``COST`` what the action cost (packed points)."""
@@ -487,7 +487,7 @@ def _descend(live, depth, frames, moves, option):
     frames[depth + 1, COUNTS], frames[depth + 1, MOVER] = counts, (mover + 1) & 3
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _maxn(live, top, tt, moves, frames):
     """The packed points every seat still loses from the position at depth ``top`` (``live[top]``,
     ``frames[top]``'s counts and mover), net of its dead cards, each seat minimising its own, ties
@@ -533,7 +533,7 @@ def _maxn(live, top, tt, moves, frames):
             return value
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _paranoid(live, top, alpha, beta, root, tt, moves, frames):
     """3 x (root's points - the others' mean) still to lose from the position at depth ``top``, net
     of its dead cards, the root minimising and the others maximising: fail-soft alpha-beta, so a value
@@ -588,7 +588,7 @@ def _paranoid(live, top, alpha, beta, root, tt, moves, frames):
             return value
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@jit.njit(cache=True, nogil=True, inline="always")
 def _window(frames, depth, root):
     """After ``_descend``: the action's cost as PARANOID counts it, and the child's window."""
     spent = _margin(frames[depth, COST], root)
@@ -597,7 +597,7 @@ def _window(frames, depth, root):
     frames[depth + 1, BETA] = frames[depth, HIGH] - spent
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@jit.njit(cache=True, nogil=True, inline="always")
 def _keep_bound(tt, live, depth, frames, best):
     """Store what the PARANOID search of the position at ``depth`` found: a value, exact or a bound."""
     alpha, beta = frames[depth, ALPHA], frames[depth, BETA]
@@ -610,7 +610,7 @@ def _keep_bound(tt, live, depth, frames, best):
         _store(tt, frames, depth, entry, _size(live, depth, frames[depth, COUNTS]))
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _search(live, depth, counts, mover, rule, root, tt, moves, frames):
     """The value of the position ``live[depth]`` with ``counts``, ``mover`` to move: MAXN's packed
     points or PARANOID's exact 3 x margin for ``root``, net of its dead cards."""
@@ -620,7 +620,7 @@ def _search(live, depth, counts, mover, rule, root, tt, moves, frames):
     return _paranoid(live, depth, -INF, INF, root, tt, moves, frames)
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _solve_rows(hands, table, movers, rule, lines, values, points, tt):
     """Fill ``values`` (n, 52) and, under MAXN or with ``lines``, ``points`` (n, 52, 4) for each row
     (see ``solve_moves``); ``lines``: follow a PARANOID line from each action for its points."""
@@ -672,7 +672,7 @@ def _solve_rows(hands, table, movers, rule, lines, values, points, tt):
                     points[row, card, seat] = _seat_points(packed, seat)
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _classify(hands, table, live):
     """The root position: each seat's live cards into ``live[0]``; returns the counts, the packed
     points of the dead cards, the inert cards and the dead cards."""
@@ -702,7 +702,7 @@ def _classify(hands, table, live):
     return counts, dead_points, inert_cards, dead_cards
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _table_playable(table):
     """``rules.playable_mask`` of a table holding the 7 of spades, compiled."""
     one_up = (table << 1) & ~ACES & ALL_CARDS
@@ -710,7 +710,7 @@ def _table_playable(table):
     return (SEVENS | one_up | one_down) & ~table
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _paranoid_line(live, depth, counts, mover, root, inert_cards, dead_cards, value, tt, moves, frames):
     """The packed points lost along one optimal PARANOID line from the position ``live[depth]`` worth
     ``value`` (net of its dead cards), which it overwrites: at each turn the lowest card id among the
@@ -748,7 +748,7 @@ def _paranoid_line(live, depth, counts, mover, root, inert_cards, dead_cards, va
     return total
 
 
-@numba.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True)
 def _follow(live, depth, move, plays, card, mover, inert_cards, dead_cards):
     """Keep ``inert_cards`` and ``dead_cards`` (4,), which cards the counts stand for, as ``card``
     (action ``move``) takes ``live[depth]`` to ``live[depth + 1]``: the cards that left the live masks
