@@ -70,19 +70,34 @@ class Players:
         return self.seats_of[0][0] if len(self.seats_of) == 1 else None
 
 
-class CompiledSeats(Players):
-    """The seats' strategies as a kernel takes them: each seat's compiled policy (``stand_in``, a
-    policy the kernel never calls, for a seat played in Python) as an address, its settings, and
-    which seats are played in Python. ``policy`` is the game's ``POLICY`` function type."""
+EXTERNAL = -1
+"""The kind of a seat whose compiled policy is not one of its game's built-in policies: the kernel
+calls it through its address."""
 
-    def __init__(self, strategies: Sequence[Strategy], policy: types.FunctionType, stand_in: Any) -> None:
+
+class CompiledSeats(Players):
+    """The seats' strategies as a kernel takes them: each seat's *kind* (the index of its compiled
+    policy in the game's ``built_in`` policies, which the kernel calls directly, else ``EXTERNAL``),
+    the address of an external policy (``stand_in``, a policy the kernel never calls, for every
+    other seat), its settings, and which seats are played in Python. ``policy`` is the game's
+    ``POLICY`` function type."""
+
+    def __init__(
+        self, strategies: Sequence[Strategy], policy: types.FunctionType, stand_in: Any, built_in: Sequence[Any] = ()
+    ) -> None:
         super().__init__(strategies)
         self.strategies = list(strategies)
         compiled = [getattr(strategy, "compiled", None) for strategy in strategies]
         self.in_python = np.array([policy is None for policy in compiled])
         self.in_python.flags.writeable = False
+        functions = [None if each is None else each.function for each in compiled]
+        self.kinds = np.array(
+            [built_in.index(each) if each in built_in else EXTERNAL for each in functions], dtype=np.int64
+        )
+        self.kinds.flags.writeable = False
         self.functions = tuple(
-            policy_address(stand_in if each is None else each.function, policy.signature) for each in compiled
+            policy_address(stand_in if kind != EXTERNAL or each is None else each, policy.signature)
+            for kind, each in zip(self.kinds, functions)
         )
         no_settings = (0.0,) * policy.signature.args[-1].count  # a policy's last argument: its settings
         self.settings = tuple(no_settings if each is None else each.arguments for each in compiled)

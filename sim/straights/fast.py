@@ -36,7 +36,7 @@ from sim.api import MAX_POLICY_SETTINGS, Strategy
 from sim.cards import NUM_CARDS, NUM_RANKS, bits_to_bools, format_cards, make_card
 from sim.games import DealSource, GamesResult, RoundsResult
 from sim.lockstep import DealError
-from sim.straights import rules
+from sim.straights import policies, rules
 from sim.straights.observation import DISCARDED, NOT_YET, POLICY, Observation, positions_to_cards
 
 BLOCK_SIZE = 8192  # rounds a kernel call plays: their state stays in the cache
@@ -97,7 +97,7 @@ def play_rounds(
     discarded = np.empty((count, NUM_CARDS), dtype=bool) if trace else None
     if script is None or script_length is None:
         script, script_length = np.empty((count, NUM_CARDS), dtype=np.int8), np.zeros(count, dtype=np.int64)
-    seats = lockstep.CompiledSeats(strategies, POLICY, _never_called)
+    seats = lockstep.CompiledSeats(strategies, POLICY, _never_called, policies.BUILT_IN)
     for start in range(0, count, BLOCK_SIZE):
         rows = slice(start, start + BLOCK_SIZE)
         block = _Block(deals[rows], round_ids[rows], scores[rows], script[rows], script_length[rows])
@@ -134,7 +134,7 @@ def judge_scripts(
         )
     if count and (script_length.min() < 0 or script_length.max() > NUM_CARDS):
         raise ValueError(f"script lengths are 0..{NUM_CARDS}")
-    seats = lockstep.CompiledSeats(strategies, POLICY, _never_called)
+    seats = lockstep.CompiledSeats(strategies, POLICY, _never_called, policies.BUILT_IN)
     mismatches = np.empty(count, dtype=np.int64)
     for start in range(0, count, BLOCK_SIZE):
         rows = slice(start, start + BLOCK_SIZE)
@@ -225,8 +225,8 @@ class _Block:
             count = kernel(
                 rows, hands, self.position, self.held, self.accept, self.table, self.actions,
                 self.discarded, self.points, self.steps, self.leader, self.script, self.script_length,
-                self.judged, self.mismatches, self.opinion, self.opinion_at, seats.functions, seats.settings,
-                seats.in_python, paused, fault,
+                self.judged, self.mismatches, self.opinion, self.opinion_at, seats.kinds, seats.functions,
+                seats.settings, seats.in_python, paused, fault,
             )  # fmt: skip
             if fault[0] != NO_FAULT:
                 self._raise_illegal(seats, *(int(value) for value in fault))
@@ -351,7 +351,8 @@ _ADVANCE = types.int64(
     types.int64[:],  # mismatches: out, the weights of the judged cards a seat would not have chosen
     types.int64[:],  # opinion: a Python seat's card at a judged step
     types.int64[:],  # opinion_at: the step it answered for
-    types.UniTuple(POLICY, SEATS),  # each seat's compiled policy
+    types.Array(types.int64, 1, "C", readonly=True),  # each seat's kind of policy (lockstep.CompiledSeats)
+    types.UniTuple(POLICY, SEATS),  # each seat's external compiled policy
     types.UniTuple(types.UniTuple(types.float64, MAX_POLICY_SETTINGS), SEATS),  # and its settings
     types.Array(types.boolean, 1, "C", readonly=True),  # seats played in Python
     types.int64[:],  # paused: out, the rows waiting on a Python seat
@@ -364,7 +365,8 @@ _ADVANCE = types.int64(
 @jit.njit(inline="always")
 def _rounds(
     rows, hands, position, held, accept, table, actions, discarded, points, steps, leader, script,
-    script_length, judged, mismatches, opinion, opinion_at, policies, settings, in_python, paused, fault, judging,
+    script_length, judged, mismatches, opinion, opinion_at, kinds, external, settings, in_python, paused, fault,
+    judging,
 ):  # fmt: skip
     """The loop of both kernels: ``_judge``'s when ``judging``, else ``_advance``'s. A judged step of a
     seat played in Python pauses its row once, to ask the seat its opinion; when the row resumes, the
@@ -394,7 +396,17 @@ def _rounds(
                             break
                         wanted = opinion[row]
                     else:
-                        wanted = policies[seat](hands, SEATS * row + mover, own, legal, options, played, settings[seat])
+                        wanted = policies.decide(
+                            kinds[seat],
+                            external[seat],
+                            hands,
+                            SEATS * row + mover,
+                            own,
+                            legal,
+                            options,
+                            played,
+                            settings[seat],
+                        )
                     if wanted != card:
                         mismatches[row] += judged[row, step]
             elif python_movers >> mover & 1:
@@ -402,7 +414,9 @@ def _rounds(
                 count += 1
                 break
             else:
-                card = policies[seat](hands, SEATS * row + mover, own, legal, options, played, settings[seat])
+                card = policies.decide(
+                    kinds[seat], external[seat], hands, SEATS * row + mover, own, legal, options, played, settings[seat]
+                )
             at = position[row, card] if 0 <= card < NUM_CARDS else NUM_CARDS
             if not (options << (HAND * mover)) >> at & 1:
                 fault[0], fault[1], fault[2] = row, step, card
@@ -429,27 +443,29 @@ def _rounds(
 @jit.njit(_ADVANCE, cache=True, nogil=True)
 def _advance(
     rows, hands, position, held, accept, table, actions, discarded, points, steps, leader, script,
-    script_length, judged, mismatches, opinion, opinion_at, policies, settings, in_python, paused, fault,
+    script_length, judged, mismatches, opinion, opinion_at, kinds, external, settings, in_python, paused, fault,
 ):  # fmt: skip
     """Play each of ``rows`` until its round ends or a seat played in Python is to move; returns how
     many rows paused (their indexes in ``paused``). An illegal action stops it with ``fault`` set."""
     return _rounds(
         rows, hands, position, held, accept, table, actions, discarded, points, steps, leader, script,
-        script_length, judged, mismatches, opinion, opinion_at, policies, settings, in_python, paused, fault, False,
+        script_length, judged, mismatches, opinion, opinion_at, kinds, external, settings, in_python, paused, fault,
+        False,
     )  # fmt: skip
 
 
 @jit.njit(_ADVANCE, cache=True, nogil=True)
 def _judge(
     rows, hands, position, held, accept, table, actions, discarded, points, steps, leader, script,
-    script_length, judged, mismatches, opinion, opinion_at, policies, settings, in_python, paused, fault,
+    script_length, judged, mismatches, opinion, opinion_at, kinds, external, settings, in_python, paused, fault,
 ):  # fmt: skip
     """Replay each of ``rows`` by its script to the script's end, adding to ``mismatches`` the weight
     (``judged``) of each scripted card its mover's strategy would not have chosen, until a seat played
     in Python is asked its opinion; returns how many rows paused. An illegal card stops it with ``fault`` set."""
     return _rounds(
         rows, hands, position, held, accept, table, actions, discarded, points, steps, leader, script,
-        script_length, judged, mismatches, opinion, opinion_at, policies, settings, in_python, paused, fault, True,
+        script_length, judged, mismatches, opinion, opinion_at, kinds, external, settings, in_python, paused, fault,
+        True,
     )  # fmt: skip
 
 

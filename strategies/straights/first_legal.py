@@ -4,17 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim import jit
 from sim.api import CompiledPolicy
-from sim.straights.observation import LOWEST_POSITION, POLICY, Observation, choose_compiled
+from sim.straights.observation import Observation, choose_compiled
+from sim.straights.policies.first_legal import first_legal
 from strategies import register
-
-
-@jit.njit(POLICY.signature, cache=True, nogil=True)
-def first_legal(hands, hand, held, legal, options, table, settings):
-    """The card at the lowest position of ``options``: the first legal play in dealt order, else the
-    first card still in hand."""
-    return hands[hand, LOWEST_POSITION[options]]
 
 
 @register("straights", "first-legal")

@@ -1,0 +1,103 @@
+"""A rule-based Straights player built on what decides the game.
+
+Two facts drive it. A card that is legal stays legal, and nobody may discard while holding a legal
+play, so legal cards are never discarded: choosing among them is only about *timing*. And a player
+discards exactly on the turns it has no legal play, so what costs points is running out of playable
+cards. Hence:
+
+* **Playing** scores each legal card by what it opens. Opening our own cards is good (they join our
+  reserve of future plays; the far cards of a long run we hold, weighted by their points, need the
+  run to move). Opening a card that is not ours is bad: it feeds an opponent's reserve instead of
+  forcing them to discard. (Voids revealed by discards do not sharpen this: a discard proves its
+  maker lacks the cards playable *then*, and a card a play opens was never playable before. They
+  matter for sampling hidden hands, see ``mc``.)
+* **Discarding** is priced at the card's points plus those of our cards it strands: a pile can never
+  pass a discarded card, so our cards beyond it in the same direction can only be discarded later.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+from sim import jit
+from sim.cards import NUM_CARDS, NUM_RANKS, NUM_SUITS, count_cards, make_card
+from sim.straights import rules
+from sim.straights.observation import POLICY
+
+
+def _mask(cards: Iterable[int]) -> int:
+    return sum(1 << card for card in cards)
+
+
+def _beyond(card: int) -> int:
+    """The cards of ``card``'s suit that a pile reaches only through it (both sides for a 7)."""
+    suit, rank = divmod(card, NUM_RANKS)
+    ranks: Iterable[int]
+    if rank < rules.SEVEN:
+        ranks = range(rank)
+    elif rank > rules.SEVEN:
+        ranks = range(rank + 1, NUM_RANKS)
+    else:
+        ranks = (r for r in range(NUM_RANKS) if r != rank)
+    return _mask(make_card(r, suit) for r in ranks)
+
+
+def _opened(card: int) -> int:
+    """The cards that playing ``card`` makes playable (its outward neighbours; all 7s after the 7S)."""
+    suit, rank = divmod(card, NUM_RANKS)
+    ranks = [
+        r for r in (rank - 1, rank + 1) if 0 <= r < NUM_RANKS and (r <= rank <= rules.SEVEN or r >= rank >= rules.SEVEN)
+    ]
+    opened = _mask(make_card(r, suit) for r in ranks)
+    if card == rules.SEVEN_OF_SPADES:
+        opened |= rules.SEVENS_MASK & ~(1 << card)
+    return opened
+
+
+BEYOND = np.array([_beyond(card) for card in range(NUM_CARDS)], dtype=np.int64)
+OPENED = np.array([_opened(card) for card in range(NUM_CARDS)], dtype=np.int64)
+SUIT_BITS = (1 << NUM_RANKS) - 1
+HAND = rules.HAND_SIZE
+# Per 13-bit suit slice: the points of its cards (ace 1 .. king 13).
+SLICE_POINTS = (
+    ((np.arange(1 << NUM_RANKS)[:, None] >> np.arange(NUM_RANKS)) & 1) @ np.arange(1, NUM_RANKS + 1)
+).astype(np.int16)
+
+
+@jit.njit(cache=True, nogil=True)
+def mask_points(mask: int) -> int:
+    """The discard points of the cards in a card bitmask."""
+    points = 0
+    for suit in range(NUM_SUITS):
+        points += SLICE_POINTS[(mask >> (NUM_RANKS * suit)) & SUIT_BITS]
+    return points
+
+
+@jit.njit(POLICY.signature, cache=True, nogil=True)
+def heuristic(hands, hand, held, legal, options, table, settings):
+    """The option scoring best: a play by what it opens (``settings``: own_open, reach, gift), a
+    discard by the points it costs and strands; the first in dealt order among equals."""
+    own_open, reach, gift = settings[0], settings[1], settings[2]
+    held_cards = np.int64(0)
+    for position in range(HAND):
+        if held >> position & 1:
+            held_cards |= np.int64(1) << hands[hand, position]
+    best, best_score = -1, -np.inf
+    for position in range(HAND):
+        if options >> position & 1:
+            card = hands[hand, position]
+            stranded = BEYOND[card] & held_cards
+            if legal:
+                opened = OPENED[card]
+                score = (
+                    own_open * count_cards(opened & held_cards)
+                    + reach * mask_points(stranded)
+                    - gift * count_cards(opened & ~(held_cards | table))
+                )
+            else:
+                score = float(-mask_points(np.int64(1) << card | stranded))
+            if score > best_score:
+                best, best_score = card, score
+    return best
