@@ -135,3 +135,37 @@ def test_the_dealing_benchmark_measures_every_game():
     assert all(
         row.pack_size == DEALERS[row.game].pack.size and row.in_one_call > 0 and row.in_chunks > 0 for row in rows
     )
+
+
+def numpy_block(pack: np.ndarray, seed: int, block_index: int, stream: tuple[int, ...]) -> np.ndarray:
+    """A block as the numpy dealer made it before the compiled one (deal version 1 of every game): all
+    packs shuffled at once, one numpy call per step, from the same raw PCG64 words."""
+    bits = np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(*stream, block_index)))
+    spans = np.arange(2, pack.size + 1, dtype=np.int64)[:, None]
+    needed = len(spans) * DEALS_PER_BLOCK
+    halves = bits.random_raw((needed + 1) // 2).view(np.uint32)[:needed]
+    picks = (halves.reshape(len(spans), DEALS_PER_BLOCK) * spans) >> 32
+    decks = np.empty((DEALS_PER_BLOCK, pack.size), dtype=pack.dtype)
+    decks[:, 0] = pack[0]
+    rows = np.arange(DEALS_PER_BLOCK)
+    for place, value in enumerate(pack.tolist()[1:], start=1):
+        picked = picks[place - 1]
+        decks[:, place] = decks[rows, picked]
+        decks[rows, picked] = value
+    return decks
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_the_compiled_dealer_deals_what_the_numpy_dealer_dealt(name):
+    dealer = DEALERS[name]
+    for seed in (0, 1, 2026, 2**63 - 1):
+        for stream in ((), (0,), (3,), (1, 2)):
+            for block_index in (0, 1, 41):
+                expected = numpy_block(dealer.pack, seed, block_index, stream)
+                assert np.array_equal(dealer.block(seed, block_index, stream), expected), (seed, stream, block_index)
+
+
+@pytest.mark.parametrize("size", (2, 7, 110))
+def test_the_compiled_dealer_shuffles_any_pack_as_the_numpy_dealer_did(size):
+    pack = np.arange(-3, size - 3, dtype=np.int16)
+    assert np.array_equal(BlockDealer(pack).block(5, 2, (9,)), numpy_block(BlockDealer(pack).pack, 5, 2, (9,)))
