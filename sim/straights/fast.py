@@ -92,12 +92,15 @@ def play_rounds(
     """
     deals, round_ids, scores = _checked_arguments(deals, strategies, round_ids, scores)
     count = len(deals)
-    points = np.empty((count, SEATS), dtype=np.int64)
+    points = np.zeros((count, SEATS), dtype=np.int64)
     actions = np.empty((count, NUM_CARDS), dtype=np.int8) if trace else None
     discarded = np.empty((count, NUM_CARDS), dtype=bool) if trace else None
     if script is None or script_length is None:
         script, script_length = np.empty((count, NUM_CARDS), dtype=np.int8), np.zeros(count, dtype=np.int64)
     seats = lockstep.CompiledSeats(strategies, POLICY, _never_called, policies.BUILT_IN)
+    if not script_length.any() and not seats.in_python.any():
+        _play_every_seat_compiled(deals, seats, round_ids, scores, points, actions, discarded)
+        return RoundResults(points, actions, discarded)
     for start in range(0, count, BLOCK_SIZE):
         rows = slice(start, start + BLOCK_SIZE)
         block = _Block(deals[rows], round_ids[rows], scores[rows], script[rows], script_length[rows])
@@ -106,6 +109,31 @@ def play_rounds(
         if actions is not None and discarded is not None:  # trace
             actions[rows], discarded[rows] = block.actions, block.discarded
     return RoundResults(points, actions, discarded)
+
+
+def _play_every_seat_compiled(
+    deals: np.ndarray,
+    seats: lockstep.CompiledSeats,
+    round_ids: np.ndarray,
+    scores: np.ndarray,
+    points: np.ndarray,
+    actions: np.ndarray | None,
+    discarded: np.ndarray | None,
+) -> None:
+    """Play ``deals`` in one kernel call when no seat is played in Python and nothing is scripted:
+    ``points`` (and the trace, if ``actions`` and ``discarded`` are given) filled in. A bad deal or an
+    illegal card stops the kernel at its row, which the general path plays again to raise its error."""
+    deals = np.ascontiguousarray(deals, dtype=np.int8)
+    no_trace = np.empty((0, NUM_CARDS), dtype=np.int8), np.empty((0, NUM_CARDS), dtype=bool)
+    kept = (actions, discarded) if actions is not None and discarded is not None else no_trace
+    shared = int(seats.kinds[0]) if (seats.kinds == seats.kinds[0]).all() else MIXED
+    kernel = _PLAY_COMPILED_ENTRIES.get(shared, _PLAY_COMPILED_ENTRIES[MIXED])
+    bad = kernel(deals, seats.kinds, seats.functions, seats.settings, points, *kept)
+    if bad >= 0:
+        row = slice(bad, bad + 1)
+        none = np.empty((1, NUM_CARDS), dtype=np.int8), np.zeros(1, dtype=np.int64)
+        _Block(deals[row], round_ids[row], scores[row], *none).play(seats)
+        raise AssertionError(f"the kernel stopped at row {bad}, which plays without fault")  # pragma: no cover
 
 
 def judge_scripts(
@@ -309,18 +337,51 @@ def _check_deals(deals: np.ndarray) -> None:
         raise DealError(f"deals hold card ids 0..{NUM_CARDS - 1}")
 
 
+@jit.njit(inline="always")
+def _check_and_place(deal, position):
+    """``position`` (53,) each card's slot in ``deal`` (``NO_CARD``'s is ``NO_POSITION``); False if the
+    deal is not a permutation of the cards."""
+    seen = np.int64(0)
+    for slot in range(NUM_CARDS):
+        card = deal[slot]
+        seen |= np.int64(1) << card
+        position[card] = slot
+    position[NO_CARD] = NO_POSITION
+    return seen == ALL_CARDS
+
+
+@jit.njit(inline="always")
+def _opened(position, card):
+    """The positions (a 52-bit mask) whose cards the table accepts once ``card`` is played: its
+    neighbours in rank (``NO_CARD`` past an ace or a king, at a position no hand has), and after the
+    7 of spades the other sevens."""
+    opened = (np.int64(1) << position[LOWER[card]]) | (np.int64(1) << position[HIGHER[card]])
+    if card == SEVEN_OF_SPADES:
+        for seven in OTHER_SEVENS:
+            opened |= np.int64(1) << position[seven]
+    return opened
+
+
+@jit.njit(inline="always")
+def _choose(kind, externals, seat, hands, hand, first_position, position, held, legal, options, table, settings):
+    """(card, its position) the policy of ``kind`` chooses for the mover holding ``hands[hand]``, whose
+    cards are at positions ``first_position ..``: a built-in policy's by its position in the hand, an
+    external one's (``kind`` EXTERNAL, ``externals[seat]``) by its card; the position is
+    ``NUM_CARDS`` for a card that is no card."""
+    if kind >= 0:
+        chosen = policies.decide(kind, hands, hand, held, legal, options, table, settings)
+        return hands[hand, chosen], first_position + chosen
+    card = externals[seat](hands, hand, held, legal, options, table, settings)
+    return card, position[card] if 0 <= card < NUM_CARDS else NUM_CARDS
+
+
 @jit.njit(cache=True, nogil=True)
 def _lay_out(deals, hands, position, leader):
     """Each round's leader, its hands in turn order from the leader (``hands[row]`` is the card at each
     position) and each card's position (``NO_CARD``'s is ``NO_POSITION``). Returns the first row that
     is not a permutation of the cards, else -1."""
     for row in range(deals.shape[0]):
-        seen = np.int64(0)
-        for slot in range(NUM_CARDS):
-            card = deals[row, slot]
-            seen |= np.int64(1) << card
-            position[row, card] = slot
-        if seen != ALL_CARDS:
+        if not _check_and_place(deals[row], position[row]):
             return row
         first = position[row, SEVEN_OF_SPADES] // HAND * HAND
         leader[row] = first // HAND
@@ -329,7 +390,6 @@ def _lay_out(deals, hands, position, leader):
             card = deals[row, slot]
             position[row, card] = at
             hands[row, at] = card
-        position[row, NO_CARD] = NO_POSITION
     return -1
 
 
@@ -388,6 +448,7 @@ def _rounds(
             options = legal if legal else own
             if step < scripted:
                 card = script[row, step]
+                at = position[row, card] if 0 <= card < NUM_CARDS else NUM_CARDS
                 if judging and judged[row, step]:
                     if python_movers >> mover & 1:
                         if opinion_at[row] != step:
@@ -396,17 +457,10 @@ def _rounds(
                             break
                         wanted = opinion[row]
                     else:
-                        wanted = policies.decide(
-                            kinds[seat],
-                            external[seat],
-                            hands,
-                            SEATS * row + mover,
-                            own,
-                            legal,
-                            options,
-                            played,
-                            settings[seat],
-                        )
+                        wanted = _choose(
+                            kinds[seat], external, seat, hands, SEATS * row + mover, HAND * mover, position[row],
+                            own, legal, options, played, settings[seat],
+                        )[0]  # fmt: skip
                     if wanted != card:
                         mismatches[row] += judged[row, step]
             elif python_movers >> mover & 1:
@@ -414,10 +468,10 @@ def _rounds(
                 count += 1
                 break
             else:
-                card = policies.decide(
-                    kinds[seat], external[seat], hands, SEATS * row + mover, own, legal, options, played, settings[seat]
-                )
-            at = position[row, card] if 0 <= card < NUM_CARDS else NUM_CARDS
+                card, at = _choose(
+                    kinds[seat], external, seat, hands, SEATS * row + mover, HAND * mover, position[row],
+                    own, legal, options, played, settings[seat],
+                )  # fmt: skip
             if not (options << (HAND * mover)) >> at & 1:
                 fault[0], fault[1], fault[2] = row, step, card
                 break
@@ -426,11 +480,7 @@ def _rounds(
             discarded[row, step] = legal == 0
             if legal:  # a discard opens nothing
                 played |= np.int64(1) << card
-                # Its neighbours in rank (NO_CARD past an ace or a king, at a position no hand has).
-                accepted |= (np.int64(1) << position[row, LOWER[card]]) | (np.int64(1) << position[row, HIGHER[card]])
-                if card == SEVEN_OF_SPADES:
-                    for seven in OTHER_SEVENS:
-                        accepted |= np.int64(1) << position[row, seven]
+                accepted |= _opened(position[row], card)
             else:
                 points[row, seat] += CARD_POINTS[card]
             step += 1
@@ -471,6 +521,92 @@ def _judge(
 
 _ADVANCE_ENTRY = lockstep.entry_point(_advance, _ADVANCE)
 _JUDGE_ENTRY = lockstep.entry_point(_judge, _ADVANCE)
+
+
+_PLAY_COMPILED = types.int64(
+    types.Array(types.int8, 2, "C", readonly=True),  # deals (n, 52)
+    types.Array(types.int64, 1, "C", readonly=True),  # each seat's kind of policy (lockstep.CompiledSeats)
+    types.UniTuple(POLICY, SEATS),  # each seat's external compiled policy
+    types.UniTuple(types.UniTuple(types.float64, MAX_POLICY_SETTINGS), SEATS),  # and its settings
+    types.int64[:, :],  # points (n, 4): out, each seat's discards
+    types.int8[:, :],  # actions (n, 52): out, the card taken at each step ((0, 52): not kept)
+    types.boolean[:, :],  # discarded (n, 52): out, whether it was discarded
+)
+MIXED = -2  # a lineup whose seats' policies are not one built-in policy: each seat's kind is read as it moves
+
+
+@jit.njit(inline="always")
+def _play_dealt(deals, kinds, externals, settings, points, actions, discarded, lineup):
+    """Play each deal to its end when every seat's policy is compiled; returns -1, or the first row
+    whose deal is not a permutation of the cards or whose mover chose a card it may not play
+    (``_play_every_seat_compiled`` plays it again to say which). ``lineup`` is the kind of every
+    seat's policy, or ``MIXED``: each kernel below is this loop compiled for one such constant.
+
+    Unlike ``_Block``, a round is played in the order it was dealt (position ``13 * s + i`` is card
+    ``i`` of seat ``s``, so the deal itself is the hands) and laid out as it is played: its state
+    stays in registers and the cache."""
+    tracing = actions.shape[0] > 0
+    position = np.empty(NUM_CARDS + 1, dtype=np.int8)
+    opens = np.empty(NUM_CARDS, dtype=np.int64)  # what playing the card at each position opens
+    scored = np.empty(SEATS, dtype=np.int64)
+    for row in range(deals.shape[0]):
+        deal = deals[row]
+        if not _check_and_place(deal, position):
+            return row
+        for at in range(NUM_CARDS):
+            opens[at] = _opened(position, deal[at])
+        hands = deal.reshape(SEATS, HAND)
+        leader = position[SEVEN_OF_SPADES] // HAND
+        in_hand, accepted, played = ALL_CARDS, np.int64(1) << position[SEVEN_OF_SPADES], np.int64(0)
+        scored[:] = 0
+        for step in range(NUM_CARDS):
+            seat = (leader + step) & 3  # (leader + step) % SEATS, as SEATS is 4
+            own = (in_hand >> (HAND * seat)) & HAND_MASK
+            legal = (accepted >> (HAND * seat)) & own
+            options = legal if legal else own
+            kind = lineup if lineup != MIXED else kinds[seat]
+            card, at = _choose(
+                kind, externals, seat, hands, seat, HAND * seat, position, own, legal, options, played, settings[seat]
+            )
+            if not (options << (HAND * seat)) >> at & 1:
+                return row
+            in_hand ^= np.int64(1) << at
+            if tracing:
+                actions[row, step] = card
+                discarded[row, step] = legal == 0
+            if legal:
+                played |= np.int64(1) << card
+                accepted |= opens[at]
+            else:
+                scored[seat] += CARD_POINTS[card]
+        points[row] += scored
+    return -1
+
+
+@jit.njit(_PLAY_COMPILED, cache=True, nogil=True)
+def _play_first_legal(deals, kinds, externals, settings, points, actions, discarded):
+    """``_play_dealt`` with first-legal in every seat."""
+    return _play_dealt(deals, kinds, externals, settings, points, actions, discarded, policies.FIRST_LEGAL)
+
+
+@jit.njit(_PLAY_COMPILED, cache=True, nogil=True)
+def _play_heuristic(deals, kinds, externals, settings, points, actions, discarded):
+    """``_play_dealt`` with the heuristic in every seat (settings may differ by seat)."""
+    return _play_dealt(deals, kinds, externals, settings, points, actions, discarded, policies.HEURISTIC)
+
+
+@jit.njit(_PLAY_COMPILED, cache=True, nogil=True)
+def _play_mixed(deals, kinds, externals, settings, points, actions, discarded):
+    """``_play_dealt`` with any compiled policies."""
+    return _play_dealt(deals, kinds, externals, settings, points, actions, discarded, MIXED)
+
+
+_PLAY_COMPILED_ENTRIES = {
+    policies.FIRST_LEGAL: lockstep.entry_point(_play_first_legal, _PLAY_COMPILED),
+    policies.HEURISTIC: lockstep.entry_point(_play_heuristic, _PLAY_COMPILED),
+    MIXED: lockstep.entry_point(_play_mixed, _PLAY_COMPILED),
+}
+"""The kernel for a lineup: by the kind every seat shares, else MIXED."""
 
 
 def _history(actions: np.ndarray, discarded: np.ndarray, steps: np.ndarray) -> np.ndarray:

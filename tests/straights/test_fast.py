@@ -5,15 +5,20 @@ import itertools
 import numpy as np
 import pytest
 
-from sim.api import StrategyFault, round_id
+from sim import jit
+from sim.api import CompiledPolicy, StrategyFault, round_id
 from sim.cards import NUM_CARDS, rank_of
 from sim.crosscheck import crosscheck
 from sim.games import game_deal_source, load
+from sim.lockstep import EXTERNAL, CompiledSeats
 from sim.straights import rules
 from sim.straights.engine import Game, Round
 from sim.straights.fast import DealError, play_games, play_rounds
 from sim.straights.game import PACKS
-from sim.straights.observation import DISCARDED, FIELDS, NOT_YET, Observation
+from sim.straights.observation import DISCARDED, FIELDS, NOT_YET, POLICY, Observation
+from sim.straights.policies import BUILT_IN
+from sim.straights.policies.first_legal import first_legal
+from sim.straights.policies.heuristic import heuristic
 from strategies.straights.first_legal import FirstLegal
 
 HAND_POSITIONS = np.arange(rules.HAND_SIZE)
@@ -234,3 +239,51 @@ def test_an_illegal_action_raises_naming_the_strategy(pick, message):
     cheat = Scripted("cheat", pick)
     with pytest.raises(StrategyFault, match=message):
         play_rounds(PACKS.deals(1, 0, 500), [cheat, FirstLegal(), FirstLegal(), cheat])
+
+
+# The built-in policies' rules, compiled apart: the kernels call these through their addresses.
+first_legal_elsewhere = jit.njit(POLICY.signature, nogil=True)(first_legal.py_func)
+heuristic_elsewhere = jit.njit(POLICY.signature, nogil=True)(heuristic.py_func)
+
+
+class Compiled:
+    """A strategy whose compiled policy is ``function`` with ``settings``."""
+
+    def __init__(self, function, settings=()):
+        self.compiled = CompiledPolicy(function, settings)
+
+
+HEURISTIC_SETTINGS = (4.0, 1.0, 3.0)
+
+
+@pytest.mark.parametrize("lineup", ["external", "mixed"])
+def test_a_policy_from_outside_plays_through_its_address_as_the_built_in_plays(lineup):
+    deals = PACKS.deals(31, 0, 700)
+    built_in = [Compiled(first_legal), Compiled(heuristic, HEURISTIC_SETTINGS)] * 2
+    outside = [Compiled(first_legal_elsewhere), Compiled(heuristic_elsewhere, HEURISTIC_SETTINGS)] * 2
+    if lineup == "mixed":
+        outside = [outside[0], built_in[1], built_in[2], outside[3]]
+    kinds = CompiledSeats(outside, POLICY, first_legal, BUILT_IN).kinds.tolist()
+    assert kinds.count(EXTERNAL) == (4 if lineup == "external" else 2)
+    expected = play_rounds(deals, built_in, trace=True)
+    played = play_rounds(deals, outside, trace=True)
+    assert np.array_equal(played.points, expected.points)
+    assert np.array_equal(played.actions, expected.actions)
+    # The general kernel (a script) calls them the same way.
+    script, length = np.zeros((len(deals), NUM_CARDS), dtype=np.int8), np.zeros(len(deals), dtype=np.int64)
+    length[::2] = 1
+    script[:, 0] = rules.SEVEN_OF_SPADES
+    scripted = play_rounds(deals, outside, script=script, script_length=length)
+    assert np.array_equal(scripted.points, expected.points)
+
+
+def test_every_built_in_lineup_plays_as_the_general_kernel_plays():
+    deals = PACKS.deals(32, 0, 500)
+    script, length = np.zeros((len(deals), NUM_CARDS), dtype=np.int8), np.ones(len(deals), dtype=np.int64)
+    script[:, 0] = rules.SEVEN_OF_SPADES  # every round's first card: a script sends it through _Block
+    for seats in itertools.product([Compiled(first_legal), Compiled(heuristic, (1.0, 2.0, 0.5))], repeat=2):
+        lineup = list(seats) * 2
+        fused = play_rounds(deals, lineup, trace=True)
+        general = play_rounds(deals, lineup, script=script, script_length=length, trace=True)
+        assert np.array_equal(fused.points, general.points)
+        assert np.array_equal(fused.actions, general.actions) and np.array_equal(fused.discarded, general.discarded)

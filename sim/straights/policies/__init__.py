@@ -1,26 +1,27 @@
-"""The built-in Straights policies, which the fast engine's kernel calls directly by number.
+"""The built-in Straights policies, which the fast engine's kernels call directly by number.
 
-A seat's *kind* is its policy's index in ``BUILT_IN``; the kernel's ``decide`` branches on it, so the
-compiler sees every built-in policy's code and inlines it into the loop. Any other compiled policy
-(one from outside, ``--import``) is called through its address (kind ``lockstep.EXTERNAL``).
+A seat's *kind* is its policy's index in ``BUILT_IN`` (``lockstep.CompiledSeats``); ``decide``
+branches on it, so the compiler sees every built-in policy's code and inlines it into the loop.
+Inside the kernels a built-in policy answers with the *position* of its choice in the hand, which
+is what the engine's state is kept by; its card-valued form (``BUILT_IN``, of the game's ``POLICY``
+signature) is what strategies hold and what an observation's ``choose`` runs. Any other compiled
+policy (one from outside, ``--import``) is called by the kernel through its address.
 """
 
 from __future__ import annotations
 
 from sim import jit
-from sim.straights.policies.first_legal import first_legal
-from sim.straights.policies.heuristic import heuristic
+from sim.straights.policies.first_legal import first_legal, first_legal_position
+from sim.straights.policies.heuristic import heuristic, heuristic_position
 
 BUILT_IN = (first_legal, heuristic)
-"""The policies ``decide`` calls directly: a seat's kind is its policy's index here."""
+"""The policies the kernels call directly: a seat's kind is its policy's index here."""
 FIRST_LEGAL, HEURISTIC = range(len(BUILT_IN))
 
 
 @jit.njit(inline="always")
-def decide(kind, external, hands, hand, held, legal, options, table, settings):
-    """The card the policy of ``kind`` chooses (``external``'s, for a policy not in ``BUILT_IN``)."""
+def decide(kind, hands, hand, held, legal, options, table, settings):
+    """The position in ``hands[hand]`` of the option the built-in policy of ``kind`` chooses."""
     if kind == FIRST_LEGAL:
-        return first_legal(hands, hand, held, legal, options, table, settings)
-    if kind == HEURISTIC:
-        return heuristic(hands, hand, held, legal, options, table, settings)
-    return external(hands, hand, held, legal, options, table, settings)
+        return first_legal_position(hands, hand, held, legal, options, table, settings)
+    return heuristic_position(hands, hand, held, legal, options, table, settings)

@@ -22,7 +22,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from sim import jit
-from sim.cards import NUM_CARDS, NUM_RANKS, NUM_SUITS, count_cards, make_card
+from sim.cards import NUM_CARDS, NUM_RANKS, NUM_SUITS, count_cards, lowest_bit, make_card
 from sim.straights import rules
 from sim.straights.observation import POLICY
 
@@ -75,29 +75,38 @@ def mask_points(mask: int) -> int:
     return points
 
 
-@jit.njit(POLICY.signature, cache=True, nogil=True)
-def heuristic(hands, hand, held, legal, options, table, settings):
-    """The option scoring best: a play by what it opens (``settings``: own_open, reach, gift), a
-    discard by the points it costs and strands; the first in dealt order among equals."""
+@jit.njit(cache=True, nogil=True)
+def heuristic_position(hands, hand, held, legal, options, table, settings):
+    """The position of the option scoring best: a play by what it opens (``settings``: own_open,
+    reach, gift), a discard by the points it costs and strands; the first in dealt order among equals."""
     own_open, reach, gift = settings[0], settings[1], settings[2]
     held_cards = np.int64(0)
-    for position in range(HAND):
-        if held >> position & 1:
-            held_cards |= np.int64(1) << hands[hand, position]
+    rest = held
+    while rest:  # over the set bits only: a hand holds 13 cards at most, 6.5 on average
+        held_cards |= np.int64(1) << hands[hand, lowest_bit(rest)]
+        rest &= rest - 1
     best, best_score = -1, -np.inf
-    for position in range(HAND):
-        if options >> position & 1:
-            card = hands[hand, position]
-            stranded = BEYOND[card] & held_cards
-            if legal:
-                opened = OPENED[card]
-                score = (
-                    own_open * count_cards(opened & held_cards)
-                    + reach * mask_points(stranded)
-                    - gift * count_cards(opened & ~(held_cards | table))
-                )
-            else:
-                score = float(-mask_points(np.int64(1) << card | stranded))
-            if score > best_score:
-                best, best_score = card, score
+    rest = options
+    while rest:
+        position = lowest_bit(rest)
+        rest &= rest - 1
+        card = hands[hand, position]
+        stranded = BEYOND[card] & held_cards
+        if legal:
+            opened = OPENED[card]
+            score = (
+                own_open * count_cards(opened & held_cards)
+                + reach * mask_points(stranded)
+                - gift * count_cards(opened & ~(held_cards | table))
+            )
+        else:
+            score = float(-mask_points(np.int64(1) << card | stranded))
+        if score > best_score:
+            best, best_score = position, score
     return best
+
+
+@jit.njit(POLICY.signature, cache=True, nogil=True)
+def heuristic(hands, hand, held, legal, options, table, settings):
+    """The card at ``heuristic_position``."""
+    return hands[hand, heuristic_position(hands, hand, held, legal, options, table, settings)]
