@@ -11,10 +11,10 @@ Import ``njit`` from here rather than from numba, so the locator is in place bef
 
 from __future__ import annotations
 
-import ast
 import functools
 import hashlib
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +36,7 @@ def _root(module_name: str, file: str) -> Path:
     return path.parents[depth]
 
 
+@functools.cache
 def _module_file(root: Path, name: str) -> Path | None:
     """The source file of module ``name`` under ``root`` (a package's ``__init__.py``), if there is one."""
     path = root.joinpath(*name.split("."))
@@ -45,30 +46,30 @@ def _module_file(root: Path, name: str) -> Path | None:
     return None
 
 
-def _is_type_checking(statement: ast.stmt) -> bool:
-    """``if TYPE_CHECKING:``, whose imports compiled code never sees."""
-    return isinstance(statement, ast.If) and "TYPE_CHECKING" in ast.unparse(statement.test)
+# A module-level import statement: ``import a.b, c`` or ``from a.b import c, d`` (parenthesized lines too).
+_IMPORT = re.compile(r"^(?:import[ \t]+([\w., \t]+)|from[ \t]+([\w.]+)[ \t]+import[ \t]+(\([^)]*\)|[^\n]+))", re.M)
 
 
 @functools.cache
 def _imports(path: Path, mtime_ns: int) -> tuple[str, ...]:
     """This project's modules that the file at ``path`` imports at module level (where compiled code
-    finds its globals), read from its source: the same whatever has been imported so far."""
+    finds its globals), read from its source, so the same whatever has been imported so far. A name
+    imported from a module may be a module itself (``from sim import jit``): both are listed."""
     names: set[str] = set()
-    waiting = list(ast.parse(path.read_bytes()).body)
-    while waiting:
-        statement = waiting.pop()
-        if isinstance(statement, ast.Import):
-            names.update(alias.name for alias in statement.names)
-        elif isinstance(statement, ast.ImportFrom) and statement.module and statement.level == 0:
-            names.add(statement.module)
-            names.update(f"{statement.module}.{alias.name}" for alias in statement.names)
-        elif isinstance(statement, (ast.If, ast.Try)) and not _is_type_checking(statement):
-            waiting.extend(ast.iter_child_nodes(statement))  # type: ignore[arg-type]
+    for imported, source, members in _IMPORT.findall(path.read_text()):
+        if imported:
+            names.update(name.split(" as ")[0].strip() for name in imported.split(","))
+            continue
+        names.add(source)
+        for member in members.strip("()").replace("\n", ",").split(","):
+            member = member.split("#")[0].split(" as ")[0].strip()
+            if member:
+                names.add(f"{source}.{member}")
     return tuple(sorted(name for name in names if _package_of(name)))
 
 
-def source_files(root: Path, module_name: str) -> list[Path]:
+@functools.cache
+def source_files(root: Path, module_name: str) -> tuple[Path, ...]:
     """The files under ``root`` of ``module_name`` and of every module of ``PACKAGES`` it reaches by
     module-level imports (their packages' ``__init__.py`` too), sorted."""
     files: set[Path] = set()
@@ -82,7 +83,7 @@ def source_files(root: Path, module_name: str) -> list[Path]:
                 continue
             files.add(file)
             waiting.extend(_imports(file, file.stat().st_mtime_ns))
-    return sorted(files)
+    return tuple(sorted(files))
 
 
 @functools.cache
@@ -91,7 +92,8 @@ def _digest(path: str, mtime_ns: int, size: int) -> bytes:
     return hashlib.sha256(Path(path).read_bytes()).digest()
 
 
-def sources_stamp(root: Path, files: list[Path]) -> str:
+@functools.cache
+def sources_stamp(root: Path, files: tuple[Path, ...]) -> str:
     """One digest of the contents of ``files``: changes when any of them does."""
     combined = hashlib.sha256()
     for file in files:
