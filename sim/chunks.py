@@ -8,6 +8,7 @@ files are the ones ``play_chunk`` writes for it; a damaged one is said and playe
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from collections.abc import Iterable
@@ -20,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 import strategies as strategy_registry
-from sim import games, seating
+from sim import games, jit, seating
 from sim.games import Game
 from sim.numbers import clipped
 from sim.plans import MAX_CHUNK_DEALS, MAX_CHUNK_GAMES, MIN_CHUNK, Plan
@@ -74,7 +75,7 @@ def play_chunk(plan: Plan, index: int) -> ChunkResult:
     ``MAX_CHUNK_GAMES``), so a large chunk (a cluster's, sized to spare its scheduler) needs no more
     memory than a small one; deals and seeded decisions depend on deal ids alone, so the results
     are the same however a chunk is sliced."""
-    game = plan.validate()
+    game = _validated(plan)
     start, stop = plan.chunk_span(index)
     ids = np.arange(start, stop, dtype=np.int64)
     built = {spec: TimedStrategy(strategy_registry.get(plan.game, spec)) for spec in plan.strategy_names}
@@ -87,6 +88,13 @@ def play_chunk(plan: Plan, index: int) -> ChunkResult:
     aggregates["timing"] = {spec: strategy.aggregates() for spec, strategy in built.items()}
     rows = chunk_rows(plan, seatings, ids, points, rounds, winners) if plan.keep_rounds else None
     return ChunkResult(index, stop - start, aggregates, rows)
+
+
+@functools.lru_cache(maxsize=8)
+def _validated(plan: Plan) -> Game:
+    """``plan.validate()``, once a process: a worker plays many chunks of one plan, and checking its
+    strategies each time cost as much as playing a chunk of first-legal rounds."""
+    return plan.validate()
 
 
 def _counted_seats(plan: Plan, game: Game, seatings) -> dict[str, np.ndarray]:
@@ -151,6 +159,10 @@ def summarize_chunk(plan: Plan, game: Game, points, rounds, winners) -> dict[str
     per_deal, merit_per_deal = {}, {}
     aggregates: dict[str, Any] = {"strategies": {}, "pairs": {}}
     for name, mask in masks.items():
+        if not plan.games and points.min(initial=0) >= 0:  # one compiled pass, the same (integer) sums as below
+            aggregates["strategies"][name], per_deal[name] = _round_entry(points, mask, game.lower_is_better)
+            merit_per_deal[name] = -per_deal[name] if game.lower_is_better else per_deal[name]
+            continue
         counted = np.broadcast_to(mask[:, None, :], values.shape)
         entry = _moments(values[counted])
         entry["best"] = int(at_best[counted].sum())
@@ -177,6 +189,47 @@ def summarize_chunk(plan: Plan, game: Game, points, rounds, winners) -> dict[str
             "losses": int((decided & (margin < 0)).sum()),
         }
     return aggregates
+
+
+def _round_entry(points: np.ndarray, mask: np.ndarray, lower_is_better: bool) -> tuple[dict[str, Any], np.ndarray]:
+    """A strategy's aggregates of a chunk of rounds (``summarize_chunk``'s entry) from its counted seats
+    ``mask`` (seatings, seats), and its mean points per deal over them."""
+    points = np.ascontiguousarray(points, dtype=np.int64)
+    per_deal = np.empty(points.shape[1], dtype=np.float64)
+    histogram = np.zeros(int(points.max(initial=0)) + 1, dtype=np.int64)
+    n, total, squares, best = _round_sums(points, np.ascontiguousarray(mask), lower_is_better, histogram, per_deal)
+    last = int(np.flatnonzero(histogram)[-1]) + 1 if histogram.any() else 0  # as np.bincount sizes it
+    entry = {"n": n, "sum": float(total), "sum_sq": float(squares), "best": best}
+    entry["histogram"] = histogram[:last].tolist()
+    return entry, per_deal
+
+
+@jit.njit(cache=True, nogil=True)
+def _round_sums(points, mask, lower_is_better, histogram, per_deal):
+    """(count, sum, sum of squares, times at the table's best) of the points (seatings, deals, seats)
+    of the seats ``mask`` (seatings, seats) marks; their histogram (added to ``histogram``) and each
+    deal's mean of them (``per_deal``), in one pass."""
+    count = total = squares = best = 0
+    seats = 0
+    for arrangement in range(mask.shape[0]):
+        for seat in range(mask.shape[1]):
+            seats += mask[arrangement, seat]
+    for deal in range(points.shape[1]):
+        deal_total = 0
+        for arrangement in range(points.shape[0]):
+            row = points[arrangement, deal]
+            table_best = row.min() if lower_is_better else row.max()
+            for seat in range(row.shape[0]):
+                if mask[arrangement, seat]:
+                    value = row[seat]
+                    count += 1
+                    total += value
+                    squares += value * value
+                    best += value == table_best
+                    histogram[value] += 1
+                    deal_total += value
+        per_deal[deal] = deal_total / seats
+    return count, total, squares, best
 
 
 def chunk_rows(plan: Plan, seatings, ids, points, rounds, winners) -> pd.DataFrame:

@@ -71,7 +71,13 @@ class BlockDealer:
         """(count, pack size) deals ``start`` .. ``start + count - 1``."""
         if start < 0 or count < 0:
             raise ValueError(f"deal indexes start at 0 (asked for {count} from {start})")
-        return self.deals_at(seed, np.arange(start, start + count), stream)
+        dealt = np.empty((count, self.pack.size), dtype=self.pack.dtype)
+        # Block by block, a slice of each: a run of deals needs no index arithmetic per deal.
+        for first in range(start - start % DEALS_PER_BLOCK, start + count, DEALS_PER_BLOCK):
+            low, high = max(first, start), min(first + DEALS_PER_BLOCK, start + count)
+            block = _recent_block(self, seed, first // DEALS_PER_BLOCK, tuple(stream))
+            dealt[low - start : high - start] = block[low - first : high - first]
+        return dealt
 
     def deal_at(self, seed: int, index: int, stream: Sequence[int] = ()) -> np.ndarray:
         """(pack size,) deal ``index``: the pack in the order it is dealt from."""
