@@ -98,8 +98,8 @@ def play_rounds(
     if script is None or script_length is None:
         script, script_length = np.empty((count, NUM_CARDS), dtype=np.int8), np.zeros(count, dtype=np.int64)
     seats = lockstep.CompiledSeats(strategies, POLICY, _never_called, policies.BUILT_IN)
-    if not script_length.any() and not seats.in_python.any():
-        _play_every_seat_compiled(deals, seats, round_ids, scores, points, actions, discarded)
+    if not seats.in_python.any():
+        _play_every_seat_compiled(deals, seats, round_ids, scores, script, script_length, points, actions, discarded)
         return RoundResults(points, actions, discarded)
     for start in range(0, count, BLOCK_SIZE):
         rows = slice(start, start + BLOCK_SIZE)
@@ -116,23 +116,26 @@ def _play_every_seat_compiled(
     seats: lockstep.CompiledSeats,
     round_ids: np.ndarray,
     scores: np.ndarray,
+    script: np.ndarray,
+    script_length: np.ndarray,
     points: np.ndarray,
     actions: np.ndarray | None,
     discarded: np.ndarray | None,
 ) -> None:
-    """Play ``deals`` in one kernel call when no seat is played in Python and nothing is scripted:
-    ``points`` (and the trace, if ``actions`` and ``discarded`` are given) filled in. A bad deal or an
-    illegal card stops the kernel at its row, which the general path plays again to raise its error."""
+    """Play ``deals`` in one kernel call when no seat is played in Python: ``points`` (and the trace,
+    if ``actions`` and ``discarded`` are given) filled in. A bad deal or an illegal card stops the
+    kernel at its row, which the general path plays again to raise its error."""
     deals = np.ascontiguousarray(deals, dtype=np.int8)
+    script = np.ascontiguousarray(script, dtype=np.int8)
+    script_length = np.ascontiguousarray(script_length, dtype=np.int64)
     no_trace = np.empty((0, NUM_CARDS), dtype=np.int8), np.empty((0, NUM_CARDS), dtype=bool)
     kept = (actions, discarded) if actions is not None and discarded is not None else no_trace
     shared = int(seats.kinds[0]) if (seats.kinds == seats.kinds[0]).all() else MIXED
     kernel = _PLAY_COMPILED_ENTRIES.get(shared, _PLAY_COMPILED_ENTRIES[MIXED])
-    bad = kernel(deals, seats.kinds, seats.functions, seats.settings, points, *kept)
+    bad = kernel(deals, seats.kinds, seats.functions, seats.settings, script, script_length, points, *kept)
     if bad >= 0:
         row = slice(bad, bad + 1)
-        none = np.empty((1, NUM_CARDS), dtype=np.int8), np.zeros(1, dtype=np.int64)
-        _Block(deals[row], round_ids[row], scores[row], *none).play(seats)
+        _Block(deals[row], round_ids[row], scores[row], script[row], script_length[row]).play(seats)
         raise AssertionError(f"the kernel stopped at row {bad}, which plays without fault")  # pragma: no cover
 
 
@@ -528,6 +531,8 @@ _PLAY_COMPILED = types.int64(
     types.Array(types.int64, 1, "C", readonly=True),  # each seat's kind of policy (lockstep.CompiledSeats)
     types.UniTuple(POLICY, SEATS),  # each seat's external compiled policy
     types.UniTuple(types.UniTuple(types.float64, MAX_POLICY_SETTINGS), SEATS),  # and its settings
+    types.Array(types.int8, 2, "C", readonly=True),  # script (n, 52): cards played before any policy is asked
+    types.Array(types.int64, 1, "C", readonly=True),  # script_length: how many of them each round has
     types.int64[:, :],  # points (n, 4): out, each seat's discards
     types.int8[:, :],  # actions (n, 52): out, the card taken at each step ((0, 52): not kept)
     types.boolean[:, :],  # discarded (n, 52): out, whether it was discarded
@@ -536,9 +541,10 @@ MIXED = -2  # a lineup whose seats' policies are not one built-in policy: each s
 
 
 @jit.njit(inline="always")
-def _play_dealt(deals, kinds, externals, settings, points, actions, discarded, lineup):
-    """Play each deal to its end when every seat's policy is compiled; returns -1, or the first row
-    whose deal is not a permutation of the cards or whose mover chose a card it may not play
+def _play_dealt(deals, kinds, externals, settings, script, script_length, points, actions, discarded, lineup):
+    """Play each deal to its end when every seat's policy is compiled, its first ``script_length[row]``
+    cards from ``script`` (a lookahead's rollouts start so); returns -1, or the first row whose deal is
+    not a permutation of the cards or whose mover (or script) chose a card it may not play
     (``_play_every_seat_compiled`` plays it again to say which). ``lineup`` is the kind of every
     seat's policy, or ``MIXED``: each kernel below is this loop compiled for one such constant.
 
@@ -559,15 +565,31 @@ def _play_dealt(deals, kinds, externals, settings, points, actions, discarded, l
         leader = position[SEVEN_OF_SPADES] // HAND
         in_hand, accepted, played = ALL_CARDS, np.int64(1) << position[SEVEN_OF_SPADES], np.int64(0)
         scored[:] = 0
+        scripted = script_length[row]
         for step in range(NUM_CARDS):
             seat = (leader + step) & 3  # (leader + step) % SEATS, as SEATS is 4
             own = (in_hand >> (HAND * seat)) & HAND_MASK
             legal = (accepted >> (HAND * seat)) & own
             options = legal if legal else own
-            kind = lineup if lineup != MIXED else kinds[seat]
-            card, at = _choose(
-                kind, externals, seat, hands, seat, HAND * seat, position, own, legal, options, played, settings[seat]
-            )
+            if step < scripted:
+                card = script[row, step]
+                at = position[card] if 0 <= card < NUM_CARDS else NUM_CARDS
+            else:
+                kind = lineup if lineup != MIXED else kinds[seat]
+                card, at = _choose(
+                    kind,
+                    externals,
+                    seat,
+                    hands,
+                    seat,
+                    HAND * seat,
+                    position,
+                    own,
+                    legal,
+                    options,
+                    played,
+                    settings[seat],
+                )
             if not (options << (HAND * seat)) >> at & 1:
                 return row
             in_hand ^= np.int64(1) << at
@@ -584,21 +606,25 @@ def _play_dealt(deals, kinds, externals, settings, points, actions, discarded, l
 
 
 @jit.njit(_PLAY_COMPILED, cache=True, nogil=True)
-def _play_first_legal(deals, kinds, externals, settings, points, actions, discarded):
+def _play_first_legal(deals, kinds, externals, settings, script, script_length, points, actions, discarded):
     """``_play_dealt`` with first-legal in every seat."""
-    return _play_dealt(deals, kinds, externals, settings, points, actions, discarded, policies.FIRST_LEGAL)
+    return _play_dealt(
+        deals, kinds, externals, settings, script, script_length, points, actions, discarded, policies.FIRST_LEGAL
+    )
 
 
 @jit.njit(_PLAY_COMPILED, cache=True, nogil=True)
-def _play_heuristic(deals, kinds, externals, settings, points, actions, discarded):
+def _play_heuristic(deals, kinds, externals, settings, script, script_length, points, actions, discarded):
     """``_play_dealt`` with the heuristic in every seat (settings may differ by seat)."""
-    return _play_dealt(deals, kinds, externals, settings, points, actions, discarded, policies.HEURISTIC)
+    return _play_dealt(
+        deals, kinds, externals, settings, script, script_length, points, actions, discarded, policies.HEURISTIC
+    )
 
 
 @jit.njit(_PLAY_COMPILED, cache=True, nogil=True)
-def _play_mixed(deals, kinds, externals, settings, points, actions, discarded):
+def _play_mixed(deals, kinds, externals, settings, script, script_length, points, actions, discarded):
     """``_play_dealt`` with any compiled policies."""
-    return _play_dealt(deals, kinds, externals, settings, points, actions, discarded, MIXED)
+    return _play_dealt(deals, kinds, externals, settings, script, script_length, points, actions, discarded, MIXED)
 
 
 _PLAY_COMPILED_ENTRIES = {
