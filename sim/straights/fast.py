@@ -366,13 +366,15 @@ def _opened(position, card):
 
 
 @jit.njit(inline="always")
-def _choose(kind, externals, seat, hands, hand, first_position, position, held, legal, options, table, settings):
+def _choose(
+    kind, externals, seat, hands, hand, first_position, position, held, held_cards, legal, options, table, settings
+):
     """(card, its position) the policy of ``kind`` chooses for the mover holding ``hands[hand]``, whose
     cards are at positions ``first_position ..``: a built-in policy's by its position in the hand, an
     external one's (``kind`` EXTERNAL, ``externals[seat]``) by its card; the position is
     ``NUM_CARDS`` for a card that is no card."""
     if kind >= 0:
-        chosen = policies.decide(kind, hands, hand, held, legal, options, table, settings)
+        chosen = policies.decide(kind, hands, hand, held, held_cards, legal, options, table, settings)
         return hands[hand, chosen], first_position + chosen
     card = externals[seat](hands, hand, held, legal, options, table, settings)
     return card, position[card] if 0 <= card < NUM_CARDS else NUM_CARDS
@@ -462,7 +464,8 @@ def _rounds(
                     else:
                         wanted = _choose(
                             kinds[seat], external, seat, hands, SEATS * row + mover, HAND * mover, position[row],
-                            own, legal, options, played, settings[seat],
+                            own, policies.cards_held(hands, SEATS * row + mover, own), legal, options, played,
+                            settings[seat],
                         )[0]  # fmt: skip
                     if wanted != card:
                         mismatches[row] += judged[row, step]
@@ -473,7 +476,8 @@ def _rounds(
             else:
                 card, at = _choose(
                     kinds[seat], external, seat, hands, SEATS * row + mover, HAND * mover, position[row],
-                    own, legal, options, played, settings[seat],
+                    own, policies.cards_held(hands, SEATS * row + mover, own), legal, options, played,
+                    settings[seat],
                 )  # fmt: skip
             if not (options << (HAND * mover)) >> at & 1:
                 fault[0], fault[1], fault[2] = row, step, card
@@ -555,6 +559,8 @@ def _play_dealt(deals, kinds, externals, settings, script, script_length, points
     position = np.empty(NUM_CARDS + 1, dtype=np.int8)
     opens = np.empty(NUM_CARDS, dtype=np.int64)  # what playing the card at each position opens
     scored = np.empty(SEATS, dtype=np.int64)
+    held_cards = np.empty(SEATS, dtype=np.int64)
+    reads_cards = lineup != policies.FIRST_LEGAL  # a constant in each kernel: first-legal reads positions only
     for row in range(deals.shape[0]):
         deal = deals[row]
         if not _check_and_place(deal, position):
@@ -565,6 +571,10 @@ def _play_dealt(deals, kinds, externals, settings, script, script_length, points
         leader = position[SEVEN_OF_SPADES] // HAND
         in_hand, accepted, played = ALL_CARDS, np.int64(1) << position[SEVEN_OF_SPADES], np.int64(0)
         scored[:] = 0
+        held_cards[:] = 0  # each seat's hand as a card mask, for the policies that read cards
+        if reads_cards:
+            for at in range(NUM_CARDS):
+                held_cards[at // HAND] |= np.int64(1) << deal[at]
         scripted = script_length[row]
         for step in range(NUM_CARDS):
             seat = (leader + step) & 3  # (leader + step) % SEATS, as SEATS is 4
@@ -577,22 +587,14 @@ def _play_dealt(deals, kinds, externals, settings, script, script_length, points
             else:
                 kind = lineup if lineup != MIXED else kinds[seat]
                 card, at = _choose(
-                    kind,
-                    externals,
-                    seat,
-                    hands,
-                    seat,
-                    HAND * seat,
-                    position,
-                    own,
-                    legal,
-                    options,
-                    played,
-                    settings[seat],
-                )
+                    kind, externals, seat, hands, seat, HAND * seat, position, own, held_cards[seat], legal, options,
+                    played, settings[seat],
+                )  # fmt: skip
             if not (options << (HAND * seat)) >> at & 1:
                 return row
             in_hand ^= np.int64(1) << at
+            if reads_cards:
+                held_cards[seat] ^= np.int64(1) << card
             if tracing:
                 actions[row, step] = card
                 discarded[row, step] = legal == 0

@@ -12,16 +12,18 @@ from __future__ import annotations
 
 from sim import jit
 from sim.straights.policies.first_legal import first_legal, first_legal_position
-from sim.straights.policies.heuristic import heuristic, heuristic_position
+from sim.straights.policies.heuristic import cards_held, heuristic, heuristic_position
 
 BUILT_IN = (first_legal, heuristic)
 """The policies the kernels call directly: a seat's kind is its policy's index here."""
 FIRST_LEGAL, HEURISTIC = range(len(BUILT_IN))
+__all__ = ["BUILT_IN", "FIRST_LEGAL", "HEURISTIC", "cards_held", "decide"]
 
 
 @jit.njit(inline="always")
-def decide(kind, hands, hand, held, legal, options, table, settings):
-    """The position in ``hands[hand]`` of the option the built-in policy of ``kind`` chooses."""
+def decide(kind, hands, hand, held, held_cards, legal, options, table, settings):
+    """The position in ``hands[hand]`` of the option the built-in policy of ``kind`` chooses;
+    ``held_cards`` is ``held`` as a card mask."""
     if kind == FIRST_LEGAL:
         return first_legal_position(hands, hand, held, legal, options, table, settings)
-    return heuristic_position(hands, hand, held, legal, options, table, settings)
+    return heuristic_position(hands, hand, held_cards, legal, options, table, settings)

@@ -22,7 +22,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from sim import jit
-from sim.cards import NUM_CARDS, NUM_RANKS, NUM_SUITS, count_cards, lowest_bit, make_card
+from sim.cards import NUM_CARDS, NUM_RANKS, count_cards, lowest_bit, make_card
 from sim.straights import rules
 from sim.straights.observation import POLICY
 
@@ -59,6 +59,8 @@ def _opened(card: int) -> int:
 BEYOND = np.array([_beyond(card) for card in range(NUM_CARDS)], dtype=np.int64)
 OPENED = np.array([_opened(card) for card in range(NUM_CARDS)], dtype=np.int64)
 SUIT_BITS = (1 << NUM_RANKS) - 1
+SUIT_OF = (np.arange(NUM_CARDS) // NUM_RANKS).astype(np.int8)
+CARD_POINTS = np.array([rules.card_points(card) for card in range(NUM_CARDS)], dtype=np.int16)
 HAND = rules.HAND_SIZE
 # Per 13-bit suit slice: the points of its cards (ace 1 .. king 13).
 SLICE_POINTS = (
@@ -66,41 +68,39 @@ SLICE_POINTS = (
 ).astype(np.int16)
 
 
-@jit.njit(cache=True, nogil=True)
-def mask_points(mask: int) -> int:
-    """The discard points of the cards in a card bitmask."""
-    points = 0
-    for suit in range(NUM_SUITS):
-        points += SLICE_POINTS[(mask >> (NUM_RANKS * suit)) & SUIT_BITS]
-    return points
+@jit.njit(inline="always")
+def cards_held(hands, hand, held):
+    """The card mask of the positions ``held`` of ``hands[hand]``."""
+    cards = np.int64(0)
+    while held:  # over the set bits only: a hand holds 13 cards at most, 6.5 on average
+        cards |= np.int64(1) << hands[hand, lowest_bit(held)]
+        held &= held - 1
+    return cards
 
 
 @jit.njit(cache=True, nogil=True)
-def heuristic_position(hands, hand, held, legal, options, table, settings):
+def heuristic_position(hands, hand, held_cards, legal, options, table, settings):
     """The position of the option scoring best: a play by what it opens (``settings``: own_open,
-    reach, gift), a discard by the points it costs and strands; the first in dealt order among equals."""
+    reach, gift), a discard by the points it costs and strands; the first in dealt order among equals.
+    ``held_cards`` is the mover's hand as a card mask (the kernels keep it as they play)."""
     own_open, reach, gift = settings[0], settings[1], settings[2]
-    held_cards = np.int64(0)
-    rest = held
-    while rest:  # over the set bits only: a hand holds 13 cards at most, 6.5 on average
-        held_cards |= np.int64(1) << hands[hand, lowest_bit(rest)]
-        rest &= rest - 1
     best, best_score = -1, -np.inf
     rest = options
     while rest:
         position = lowest_bit(rest)
         rest &= rest - 1
         card = hands[hand, position]
-        stranded = BEYOND[card] & held_cards
+        # A card strands only cards of its own suit: one slice of the mask holds them.
+        stranded = SLICE_POINTS[((BEYOND[card] & held_cards) >> (NUM_RANKS * SUIT_OF[card])) & SUIT_BITS]
         if legal:
             opened = OPENED[card]
             score = (
                 own_open * count_cards(opened & held_cards)
-                + reach * mask_points(stranded)
+                + reach * stranded
                 - gift * count_cards(opened & ~(held_cards | table))
             )
         else:
-            score = float(-mask_points(np.int64(1) << card | stranded))
+            score = float(-(CARD_POINTS[card] + stranded))
         if score > best_score:
             best, best_score = position, score
     return best
@@ -109,4 +109,5 @@ def heuristic_position(hands, hand, held, legal, options, table, settings):
 @jit.njit(POLICY.signature, cache=True, nogil=True)
 def heuristic(hands, hand, held, legal, options, table, settings):
     """The card at ``heuristic_position``."""
-    return hands[hand, heuristic_position(hands, hand, held, legal, options, table, settings)]
+    chosen = heuristic_position(hands, hand, cards_held(hands, hand, held), legal, options, table, settings)
+    return hands[hand, chosen]
