@@ -59,6 +59,7 @@ bench: $(INSTALLED)
 	$(BIN)/python -m benchmarks.run
 	$(BIN)/python -m benchmarks.deadwood
 	$(BIN)/python -m benchmarks.limit
+	$(BIN)/python -m benchmarks.tournaments
 
 $(INSTALLED_NOTEBOOKS): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[notebooks]'
