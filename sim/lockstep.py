@@ -75,6 +75,11 @@ EXTERNAL = -1
 calls it through its address."""
 
 
+def policy_kind(function: Any, built_in: Sequence[Any]) -> int:
+    """A compiled policy's kind: its index among its game's ``built_in`` policies, else ``EXTERNAL``."""
+    return built_in.index(function) if function in built_in else EXTERNAL
+
+
 class CompiledSeats(Players):
     """The seats' strategies as a kernel takes them: each seat's *kind* (the index of its compiled
     policy in the game's ``built_in`` policies, which the kernel calls directly, else ``EXTERNAL``),
@@ -91,9 +96,7 @@ class CompiledSeats(Players):
         self.in_python = np.array([policy is None for policy in compiled])
         self.in_python.flags.writeable = False
         functions = [None if each is None else each.function for each in compiled]
-        self.kinds = np.array(
-            [built_in.index(each) if each in built_in else EXTERNAL for each in functions], dtype=np.int64
-        )
+        self.kinds = np.array([policy_kind(each, built_in) for each in functions], dtype=np.int64)
         self.kinds.flags.writeable = False
         self.functions = tuple(
             policy_address(stand_in if kind != EXTERNAL or each is None else each, policy.signature)

@@ -36,7 +36,7 @@ from sim import jit, lockstep
 from sim.api import ROUND_ID_STRIDE, ArrayRecord, Strategy
 from sim.cards import ALL_CARDS_MASK, NUM_CARDS, bits_to_bools
 from sim.games import DealSource, GamesResult, RoundsResult
-from sim.ginrummy import rules
+from sim.ginrummy import policies, rules
 from sim.ginrummy.melds import best_discards, deadwood, hand_deadwood, knock_points, knocking_discards, may_knock
 from sim.ginrummy.observation import (
     DRAW_DISCARD,
@@ -55,6 +55,7 @@ from sim.lockstep import DealError
 __all__ = ["best_discards", "deadwood", "may_knock", "play_from", "play_games", "play_rounds"]
 
 BLOCK_SIZE = 8192  # hands played together: memory stays flat however many are asked for
+TRACE_WIDTH = 64  # decisions a block's trace holds at first (a hand takes about 23); doubled when a hand takes more
 MAX_TURNS = 10_000  # a hand is ~20 turns; one this long never ends (two players passing cards to and fro)
 
 
@@ -69,21 +70,35 @@ NO_FAULT = -1
 ENDLESS = 1  # a fault's kind (fault[3]): a hand that went on too long rather than an illegal action
 
 
+@dataclass(frozen=True)
+class HandResults(RoundsResult):
+    """What B hands came to, in the order of the deals: ``points`` (B, 2) int64, what each seat
+    scored, and on request the trace."""
+
+    actions: np.ndarray | None = None
+    """(B, T) int16 each hand's actions in the order they were taken, then -1 after its last; T is
+    the most decisions any hand of the batch took. Only when a trace was asked for."""
+
+
 def play_rounds(
     deals: np.ndarray,
     strategies: Sequence[Strategy],
     round_ids: np.ndarray | None = None,
     scores: np.ndarray | None = None,
     dealers: np.ndarray | None = None,
-) -> RoundsResult:
+    trace: bool = False,
+) -> HandResults:
     """Play each deal as one hand with ``strategies[seat]`` in each seat; the points each seat scored.
 
     Hand ``i`` is numbered ``round_ids[i]`` (default ``0..B-1``) and dealt by seat ``dealers[i]``
     (default, as the reference's ``new_state``: ``round_ids[i] % 2``); ``scores`` (B, 2) are the game
-    points before the hand (default zeros), which observations report. Raises ``StrategyFault``
+    points before the hand (default zeros), which observations report. With ``trace`` the result's
+    ``actions`` (B, T) int16 are every hand's actions as the kernel took them, in order, padded with
+    -1 after each hand's last (T: the most decisions any hand took). Raises ``StrategyFault``
     naming a strategy that raised or chose what it may not, and ``DealError`` for a deal that is not a pack.
     """
-    return RoundsResult(_play(deals, _seats(strategies), round_ids, scores, dealers)[0])
+    points, _, actions = _play(deals, _seats(strategies), round_ids, scores, dealers, trace)
+    return HandResults(points, actions)
 
 
 def play_games(game_ids: np.ndarray, deal_source: DealSource, strategies: Sequence[Strategy]) -> GamesResult:
@@ -96,7 +111,7 @@ def play_games(game_ids: np.ndarray, deal_source: DealSource, strategies: Sequen
     def play(deals: np.ndarray, ids: np.ndarray, games: np.ndarray) -> np.ndarray:
         passed = games[:, 4]  # how many times the deal has passed to the other seat
         dealers = (ids // ROUND_ID_STRIDE + passed) % SEATS
-        points, void = _play(deals, seats, ids, games[:, :SEATS], dealers)
+        points, void, _ = _play(deals, seats, ids, games[:, :SEATS], dealers)
         gained = np.empty((len(deals), _GAME_COLUMNS), dtype=np.int64)
         gained[:, :SEATS] = points
         gained[:, SEATS : 2 * SEATS] = points > 0  # every hand that is not void has one winner
@@ -118,7 +133,7 @@ def _seats(strategies: Sequence[Strategy]) -> lockstep.CompiledSeats:
     """The seats' strategies as the kernel takes them; ``ValueError`` unless there are two."""
     if len(strategies) != SEATS:
         raise ValueError(f"Gin Rummy needs {SEATS} strategies, got {len(strategies)}")
-    return lockstep.CompiledSeats(strategies, POLICY, _never_called)
+    return lockstep.CompiledSeats(strategies, POLICY, _never_called, policies.BUILT_IN)
 
 
 def _play(
@@ -127,8 +142,10 @@ def _play(
     round_ids: np.ndarray | None,
     scores: np.ndarray | None,
     dealers: np.ndarray | None,
-) -> tuple[np.ndarray, np.ndarray]:
-    """(points (B, 2) by seat, void (B,) bool) of the deals played as hands (``play_rounds``)."""
+    trace: bool = False,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """(points (B, 2) by seat, void (B,) bool, the trace or None) of the deals played as hands
+    (``play_rounds``)."""
     deals = _checked_deals(deals)
     count = len(deals)
     ids = np.arange(count, dtype=np.int64) if round_ids is None else np.asarray(round_ids, dtype=np.int64)
@@ -136,12 +153,25 @@ def _play(
     dealers = ids % SEATS if dealers is None else np.asarray(dealers, dtype=np.int64)
     points = np.zeros((count, SEATS), dtype=np.int64)
     void = np.zeros(count, dtype=bool)
+    traces = []
     for start in range(0, count, BLOCK_SIZE):
         rows = slice(start, start + BLOCK_SIZE)
         block = _Block.dealt(deals[rows], ids[rows], scores[rows], dealers[rows])
-        block.play(seats)
+        block.play(seats, trace)
         points[rows], void[rows] = block.points, block.void
-    return points, void
+        if trace:
+            traces.append(block.trace[:, : block.steps.max(initial=0)])
+    return points, void, _stacked(traces, count) if trace else None
+
+
+def _stacked(traces: list[np.ndarray], count: int) -> np.ndarray:
+    """(count, T) int16: the blocks' traces one under another, each padded with -1 to the widest."""
+    stacked = np.full((count, max((each.shape[1] for each in traces), default=0)), -1, dtype=np.int16)
+    start = 0
+    for each in traces:
+        stacked[start : start + len(each), : each.shape[1]] = each
+        start += len(each)
+    return stacked
 
 
 def _checked_deals(deals: np.ndarray) -> np.ndarray:
@@ -241,6 +271,8 @@ class _Block:
         self.answer_step = np.full(size, -1, dtype=np.int64)
         self.script = np.zeros((size, 1), dtype=np.int64)
         self.script_length = np.zeros(size, dtype=np.int64)
+        # The actions taken, by step ((0, 0): not kept), -1 after the last.
+        self.trace = np.empty((0, 0), dtype=np.int16)
 
     @classmethod
     def dealt(cls, deals: np.ndarray, ids: np.ndarray, scores: np.ndarray, dealers: np.ndarray) -> _Block:
@@ -294,17 +326,21 @@ class _Block:
             scores=of_rows(states.scores),
         )
 
-    def play(self, seats: lockstep.CompiledSeats) -> None:
-        """Play every hand to its end, handing the Python seats their decisions as batches."""
+    def play(self, seats: lockstep.CompiledSeats, trace: bool = False) -> None:
+        """Play every hand to its end, handing the Python seats their decisions as batches; with
+        ``trace``, ``self.trace`` records every action (a row pauses when its trace is full, and the
+        trace is widened)."""
         rows = np.arange(len(self.steps))
         paused = np.empty(len(self.steps), dtype=np.int64)
         fault = np.full(4, NO_FAULT, dtype=np.int64)
+        if trace:
+            self.trace = np.full((len(self.steps), TRACE_WIDTH), -1, dtype=np.int16)
         while rows.size:
             count = _ADVANCE_ENTRY(
                 rows, self.pack, self.next_stock, self.pile, self.pile_size, self.pile_mask, self.hands, self.took,
                 self.threw, self.mover, self.phase, self.taken, self.steps, self.points, self.void, self.script,
-                self.script_length, self.answers, self.answer_step, 2 * MAX_TURNS, seats.functions, seats.settings,
-                seats.in_python, paused, fault,
+                self.script_length, self.answers, self.answer_step, self.trace, 2 * MAX_TURNS, seats.kinds,
+                seats.functions, seats.settings, seats.in_python, paused, fault,
             )  # fmt: skip
             if fault[0] != NO_FAULT:
                 if fault[3] == ENDLESS:
@@ -314,8 +350,12 @@ class _Block:
                     )
                 self._raise_illegal(seats, *(int(value) for value in fault[:3]))
             rows = paused[:count].copy()
-            if rows.size:
-                self._ask_python_seats(seats, rows)
+            width = self.trace.shape[1]
+            if trace and (self.steps[rows] >= width).any():
+                self.trace = np.pad(self.trace, ((0, 0), (0, width)), constant_values=-1)
+            asking = rows[self.steps[rows] < width] if trace else rows
+            if asking.size:
+                self._ask_python_seats(seats, asking)
 
     def _ask_python_seats(self, seats: lockstep.CompiledSeats, rows: np.ndarray) -> None:
         """Each Python strategy's choices in the ``rows`` where its seat is to move, kept for the kernel."""
@@ -432,8 +472,10 @@ _ADVANCE = types.int64(
     types.Array(types.int64, 1, "C", readonly=True),  # script_length: how many of them each hand has
     types.int64[:],  # answers: a Python seat's action, for the step in answer_step
     types.int64[:],  # answer_step
+    types.int16[:, :],  # trace (n, width): out, the action taken at each step ((0, 0): not kept)
     types.int64,  # max_steps: a hand still going after so many decisions never ends
-    types.UniTuple(POLICY, SEATS),  # each seat's compiled policy
+    types.Array(types.int64, 1, "C", readonly=True),  # each seat's kind of policy (lockstep.CompiledSeats)
+    types.UniTuple(POLICY, SEATS),  # each seat's external compiled policy
     types.UniTuple(SETTINGS, SEATS),  # and its settings
     types.Array(types.boolean, 1, "C", readonly=True),  # seats played in Python
     types.int64[:],  # paused: out, the rows waiting on a Python seat
@@ -444,10 +486,12 @@ _ADVANCE = types.int64(
 @jit.njit(_ADVANCE, cache=True, nogil=True)
 def _advance(
     rows, pack, next_stock, pile, pile_size, pile_mask, hands, took, threw, mover, phase, taken, steps, points, void,
-    script, script_length, answers, answer_step, max_steps, policies, settings, in_python, paused, fault,
+    script, script_length, answers, answer_step, trace, max_steps, kinds, external, settings, in_python, paused, fault,
 ):  # fmt: skip
-    """Play each of ``rows`` until its hand ends or a seat played in Python is to move; returns how
-    many rows paused (their indexes in ``paused``). An illegal action stops it with ``fault`` set."""
+    """Play each of ``rows`` until its hand ends, a seat played in Python is to move or its ``trace``
+    (when kept) is full; returns how many rows paused (their indexes in ``paused``). An illegal
+    action stops it with ``fault`` set."""
+    tracing = trace.shape[0] > 0
     count = 0
     for row in rows:
         # The hand's state in locals while it plays, the mover's first: loads and stores through arrays
@@ -463,6 +507,10 @@ def _advance(
             if step >= max_steps:
                 fault[0], fault[1], fault[2], fault[3] = row, step, -1, ENDLESS
                 break
+            if tracing and step >= trace.shape[1]:
+                paused[count] = row
+                count += 1
+                break
             top = pile[row, size - 1] if size else NONE
             if step < scripted:
                 action = script[row, step]
@@ -473,10 +521,12 @@ def _advance(
                 count += 1
                 break
             else:
-                action = policies[seat](
-                    turn, own, top, pile_cards, own_took, other_took, own_threw, other_threw, just_taken,
-                    NUM_CARDS - stock, settings[seat],
+                action = policies.decide(
+                    kinds[seat], external[seat], turn, own, top, pile_cards, own_took, other_took, own_threw,
+                    other_threw, just_taken, NUM_CARDS - stock, settings[seat],
                 )  # fmt: skip
+            if tracing:
+                trace[row, step] = action
             if turn == DRAW:
                 if action == DRAW_STOCK:
                     card = pack[row, stock]

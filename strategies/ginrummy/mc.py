@@ -53,7 +53,7 @@ from numba import types
 import strategies
 from sim import jit, lockstep
 from sim.cards import ALL_CARDS_MASK, NUM_CARDS, bits_to_bools, bools_to_bits
-from sim.ginrummy import melds, rules
+from sim.ginrummy import melds, policies, rules
 from sim.ginrummy.observation import DRAW_DISCARD, KNOCK, NONE, NUM_ACTIONS, POLICY, SETTINGS, Observation, Phase
 from strategies import SEED_MAX, Between, NestedSpec, Strategy, register
 from strategies.montecarlo import (
@@ -177,7 +177,9 @@ def rollout_states(deciders: Observation, rollouts: Rollouts, worlds: Worlds) ->
         (threw, o.threw, o.opponent_threw),
     ):
         values[rows, seat], values[rows, 1 - seat] = mine, theirs
-    pile, pile_size = pile_order(o.discard_pile, o.top_discard.astype(np.int64))
+    # Every rollout of a decision starts from its pile: ordered once per decision.
+    piles, pile_sizes = pile_order(deciders.discard_pile, np.asarray(deciders.top_discard, dtype=np.int64))
+    pile, pile_size = piles[decision], pile_sizes[decision]
     return fast.HandStates(
         dealer=o.dealer,
         mover=seat,
@@ -259,6 +261,7 @@ def judged_worlds(observation: Observation, keys: np.ndarray, policy: Strategy) 
     _JUDGE_WORLDS_ENTRY(
         np.ascontiguousarray(keys, dtype=np.float64),
         *(np.ascontiguousarray(values, dtype=np.int64) for values in rows),
+        policies.kind_of(compiled.function),
         lockstep.policy_address(compiled.function, POLICY.signature),
         compiled.arguments,
         mismatches,
@@ -270,16 +273,21 @@ _ROW = types.Array(types.int64, 1, "C", readonly=True)
 
 
 _JUDGE_WORLDS = types.void(
-    types.Array(types.float64, 3, "C", readonly=True), *(_ROW,) * 9, POLICY, SETTINGS, types.boolean[:, :]
+    types.Array(types.float64, 3, "C", readonly=True),
+    *(_ROW,) * 9,
+    types.int64,  # the policy's kind (sim.ginrummy.policies)
+    POLICY,  # the policy, called through its address when not built in
+    SETTINGS,
+    types.boolean[:, :],
 )
 
 
 @jit.njit(_JUDGE_WORLDS, cache=True, nogil=True)
 def _judge_worlds(
-    keys, unseen, missing, last, discard_pile, took, opponent_took, threw, opponent_threw, stock_size, policy,
-    settings, mismatches,
+    keys, unseen, missing, last, discard_pile, took, opponent_took, threw, opponent_threw, stock_size, kind,
+    policy, settings, mismatches,
 ):  # fmt: skip
-    """``mismatches[row, world]``: whether ``policy``, holding the world's opponent hand (the unseen
+    """``mismatches[row, world]``: whether ``policy`` (of ``kind``), holding the world's opponent hand (the unseen
     cards of the ``missing[row]`` least keys, and the cards it took) and its last throw, would do
     anything but throw that card again, as ``throw_mismatches`` judges (never before it has thrown)."""
     cards = np.empty(NUM_CARDS, dtype=np.int64)  # the row's unseen cards
@@ -310,8 +318,8 @@ def _judge_worlds(
                 for other in range(_KEY_SLOTS):
                     below += np.int64(world_keys[other] < key)
                 hand |= np.int64(below < wanted) << cards[index]
-            action = policy(
-                _DISCARD, hand, NONE, discard_pile[row] & ~bit, opponent_took[row], took[row],
+            action = policies.decide(
+                kind, policy, _DISCARD, hand, NONE, discard_pile[row] & ~bit, opponent_took[row], took[row],
                 opponent_threw[row] & ~bit, threw[row], NONE, stock_size[row], settings,
             )  # fmt: skip
             mismatches[row, world] = action != thrown

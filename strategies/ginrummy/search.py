@@ -44,7 +44,7 @@ from numba import types
 
 from sim import jit, lockstep
 from sim.cards import NUM_CARDS, count_cards
-from sim.ginrummy import rules
+from sim.ginrummy import policies, rules
 from sim.ginrummy.observation import DRAW_DISCARD, DRAW_STOCK, NONE, POLICY, SETTINGS, Observation, Phase
 from strategies import SEED_MAX, Between, NestedSpec, OneOf, StrategyError, register
 from strategies.game_chances import VALUES, game_values, lookahead_chances
@@ -106,6 +106,7 @@ def count_mismatches(
     _COUNT_MISMATCHES_ENTRY(
         np.ascontiguousarray(opponents, dtype=np.int64),
         *(np.ascontiguousarray(values, dtype=np.int64) for values in rows),
+        policies.kind_of(compiled.function),
         lockstep.policy_address(compiled.function, POLICY.signature),
         compiled.arguments,
         keep,
@@ -116,17 +117,23 @@ def count_mismatches(
 
 _ROW = types.Array(types.int64, 1, "C", readonly=True)
 _COUNT_MISMATCHES = types.void(
-    types.Array(types.int64, 2, "C", readonly=True), *(_ROW,) * 9, POLICY, SETTINGS, types.int64, types.int64[:, :]
+    types.Array(types.int64, 2, "C", readonly=True),
+    *(_ROW,) * 9,
+    types.int64,  # the policy's kind (sim.ginrummy.policies)
+    POLICY,  # the policy, called through its address when not built in
+    SETTINGS,
+    types.int64,
+    types.int64[:, :],
 )
 
 
 @jit.njit(_COUNT_MISMATCHES, cache=True, nogil=True)
 def _count_mismatches(
-    opponents, thrown, passed, taken, discard_pile, took, opponent_took, threw, opponent_threw, stock_size, policy,
-    settings, keep, mismatches,
+    opponents, thrown, passed, taken, discard_pile, took, opponent_took, threw, opponent_threw, stock_size, kind,
+    policy, settings, keep, mismatches,
 ):  # fmt: skip
     """``mismatches[row, world]``: how many of the row's ``thrown``, ``passed`` and ``taken`` cards the
-    ``policy``, holding the world's opponent hand, would have thrown, passed or taken otherwise; with
+    ``policy`` (of ``kind``), holding the world's opponent hand, would have thrown, passed or taken otherwise; with
     ``keep`` > 0, cut short once above ``most``, the ``keep``-th least count of the worlds before."""
     worlds_at = np.zeros(NUM_CARDS + 2, dtype=np.int64)  # how many worlds counted each number, up to most
     for row in range(opponents.shape[0]):
@@ -140,8 +147,8 @@ def _count_mismatches(
             while cards and count <= most:
                 bit = cards & -cards
                 cards ^= bit
-                action = policy(
-                    _DISCARD, hand | bit, NONE, discard_pile[row] & ~bit, opponent_took[row], took[row],
+                action = policies.decide(
+                    kind, policy, _DISCARD, hand | bit, NONE, discard_pile[row] & ~bit, opponent_took[row], took[row],
                     opponent_threw[row] & ~bit, threw[row], NONE, stock_size[row], settings,
                 )  # fmt: skip
                 count += action != count_cards(bit - 1)
@@ -149,9 +156,10 @@ def _count_mismatches(
                 while cards and count <= most:
                     bit = cards & -cards
                     cards ^= bit
-                    action = policy(
-                        _DRAW, hand & ~bit, count_cards(bit - 1), discard_pile[row] | bit, opponent_took[row] & ~bit,
-                        took[row], opponent_threw[row], threw[row], NONE, stock_size[row], settings,
+                    action = policies.decide(
+                        kind, policy, _DRAW, hand & ~bit, count_cards(bit - 1), discard_pile[row] | bit,
+                        opponent_took[row] & ~bit, took[row], opponent_threw[row], threw[row], NONE, stock_size[row],
+                        settings,
                     )  # fmt: skip
                     count += action != wanted
             mismatches[row, world] = count

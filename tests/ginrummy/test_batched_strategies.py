@@ -23,8 +23,8 @@ from sim.cards import ALL_CARDS_MASK, NUM_CARDS, cards_in, rank_of, suit_of
 from sim.ginrummy import melds, rules
 from sim.ginrummy.game import GAME
 from sim.ginrummy.observation import DRAW_DISCARD, DRAW_STOCK, KNOCK, NONE, Observation, Phase, knock
+from sim.ginrummy.policies import masks as helpers
 from strategies import Between
-from strategies.ginrummy import batch as helpers
 
 DEALS = 200
 SEED = 15

@@ -11,7 +11,7 @@ from sim.cards import cards_in, mask_of
 from sim.ginrummy import game, rules
 from sim.ginrummy.engine import Game
 from sim.ginrummy.observation import DRAW_DISCARD, DRAW_STOCK, KNOCK
-from strategies.ginrummy.batch import meld_outs
+from sim.ginrummy.policies.masks import meld_outs
 
 NAMES = ("cs340", "simple", "heuristic")
 GAMES = 2

@@ -1,4 +1,4 @@
-"""What the compiled Gin Rummy strategies share: the cards that would join a meld with a hand, the
+"""What the built-in Gin Rummy policies share: the cards that would join a meld with a hand, the
 cards near others, and the order of the throws a strategy scores alike.
 
 Hands are int64 card masks (``sim.cards``: bit ``suit * 13 + rank``), so a card's neighbours in its
