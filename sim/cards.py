@@ -116,7 +116,7 @@ def nth_card(masks: np.ndarray, n: np.ndarray) -> np.ndarray:
 @jit.njit(inline="always")
 def lowest_bit(mask: int) -> int:
     """The index of the lowest set bit of a non-zero bitmask (one instruction, compiled)."""
-    return trailing_zeros(np.int64(mask))
+    return trailing_zeros(np.int64(mask))  # type: ignore[call-arg]  # an intrinsic: numba supplies its context
 
 
 @jit.njit(cache=True, nogil=True)

@@ -112,8 +112,9 @@ class ImportsKeyedLocator(caching.InTreeCacheLocator):
         super().__init__(py_func, py_file)
         self._module = py_func.__module__
         self._root = _root(self._module, py_file)
-        if config.CACHE_DIR:
-            self._cache_path = os.path.join(config.CACHE_DIR, self.get_suitable_cache_subpath(py_file))
+        cache_dir = getattr(config, "CACHE_DIR", "")  # set from NUMBA_CACHE_DIR
+        if cache_dir:
+            self._cache_path = os.path.join(cache_dir, self.get_suitable_cache_subpath(py_file))
 
     def get_source_stamp(self) -> str:
         return sources_stamp(self._root, source_files(self._root, self._module))
