@@ -30,16 +30,18 @@ import time
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
+from typing import TYPE_CHECKING
 
 import numpy as np
-from joblib import Parallel, delayed
 
 import strategies
 from sim import games
 from sim.dealing import DEALS_PER_BLOCK
 from sim.files import atomic_write_bytes
-from sim.timing import TimedStrategy
 from sim.workers import local_workers, usable_cores
+
+if TYPE_CHECKING:
+    from joblib import Parallel
 
 BATCH_SIZES = (1_000, 10_000, 100_000, 1_000_000)
 SEED = 20240
@@ -121,6 +123,8 @@ class Workload:
 
     def play(self, start: int, count: int) -> Timing:
         """Deal and play the seeded deals ``start`` .. ``start + count - 1``, a deal block at a time."""
+        from sim.timing import TimedStrategy  # here: numba loads with a measurement, not with cardsim
+
         game = games.load(self.game)
         play_rounds = game.play_rounds[self.engine]
         player = TimedStrategy(strategies.get(self.game, self.strategy))
@@ -234,6 +238,8 @@ def measure_all_cores(parallel: Parallel, workload: Workload, batch: int, cores:
     work. Playing only counts each call as long as its busiest worker spent playing. Best of
     ``effort.repeats``.
     """
+    from joblib import delayed
+
     tasks = split_into_tasks(batch, cores)
     parallel(delayed(workload.play)(offset, min(size, DEALS_PER_BLOCK)) for offset, size in tasks[:cores])
     stride = math.ceil(batch / DEALS_PER_BLOCK) * DEALS_PER_BLOCK  # every call starts on a fresh block
@@ -271,6 +277,8 @@ def run(
 ) -> Table:
     """Every measurement of ``game_name``'s table (``effort`` default: ``EFFORT``): its reference engine,
     then each other engine it has at ``batch_sizes`` in increasing order (so peak memory is the peak so far)."""
+    from joblib import Parallel  # here: the worker pool's library loads with a measurement, not with cardsim
+
     effort = EFFORT if effort is None else effort
     check_request(batch_sizes, cores)
     began = time.perf_counter()
@@ -344,5 +352,5 @@ def benchmark(
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The measuring options of ``make bench`` and ``cardsim bench``."""
     parser.add_argument("--sizes", type=int, nargs="+", default=BATCH_SIZES, help="batch sizes of fast engines")
-    parser.add_argument("--cores", type=int, default=usable_cores(), help="workers for the all-cores rows")
+    parser.add_argument("--cores", type=int, help="workers for the all-cores rows (default: every usable core)")
     parser.add_argument("--json", metavar="PATH", help="also write one JSON line per row to PATH")

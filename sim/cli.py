@@ -289,7 +289,7 @@ def command_league(args: argparse.Namespace) -> int:
 
 
 def command_runs(args: argparse.Namespace) -> int:
-    from sim.results import list_runs
+    from sim.runs import list_runs
 
     if not Path(args.results).is_dir():
         raise UsageError(f"{args.results} is not a folder")
@@ -350,11 +350,9 @@ def command_strategies(args: argparse.Namespace) -> int:
 
         print("\n\n".join(observations.reference(name) for name in game_names))
         return 0
-    for name in game_names:
-        games.load(name)
+    for name, (listed, aliases) in strategies.listings(game_names).items():
         print(f"{name}:")
-        aliases = strategies.aliases(name)
-        for info in strategies.available(name):
+        for info in listed:
             settings = ", ".join(
                 [*(f"{key}=(required)" for key in info.required)]
                 + [f"{key}={value}" for key, value in info.parameters.items()]

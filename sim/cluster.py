@@ -7,7 +7,6 @@ Dask is imported only here and only when a command asks for a cluster: it is an 
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -73,6 +72,8 @@ def lost_scheduler(client, error: BaseException) -> bool:
     """Whether ``error``, raised mid-run, means the Dask client lost its scheduler: Dask then cancels
     every task the client had (an asyncio CancelledError, even when it reconnects: a scheduler that
     lost a client forgets its tasks), or the client has closed."""
+    import asyncio  # here: only a Dask run asks, and cardsim starts without asyncio
+
     return isinstance(error, asyncio.CancelledError) or (isinstance(error, Exception) and client.status != "running")
 
 

@@ -9,7 +9,7 @@ work, or the order blocks are made in. A ``stream`` names further independent se
 same seed (``sim.games.game_deal_source`` deals round ``r`` of every game from stream ``(r,)``).
 
 A block's random words come from numpy's PCG64 in one call and its packs are shuffled by a compiled
-loop (``_shuffle_packs``): millions of deals a second on one core, where one generator per deal made
+loop (``sim.shuffle``): millions of deals a second on one core, where one generator per deal made
 tens of thousands. A game's
 ``Game.deal_version`` names the sequence its deals follow, so runs dealt differently are told apart.
 """
@@ -20,8 +20,6 @@ import functools
 from collections.abc import Sequence
 
 import numpy as np
-
-from sim import jit
 
 MAX_SEED = 2**63 - 1
 """The largest seed anything takes: numpy's SeedSequence takes non-negative entropy, and 63 bits keep
@@ -49,7 +47,9 @@ class BlockDealer:
         picks_needed = (self.pack.size - 1) * DEALS_PER_BLOCK
         halves = bits.random_raw((picks_needed + 1) // 2).view(np.uint32)[:picks_needed]
         decks = np.empty((DEALS_PER_BLOCK, self.pack.size), dtype=self.pack.dtype)
-        _shuffle_packs(self.pack, halves, decks)
+        from sim.shuffle import shuffle_packs  # compiled: numba loads when the first block is dealt, not on import
+
+        shuffle_packs(self.pack, halves, decks)
         return decks
 
     def deals_at(self, seed: int, indexes: np.ndarray | Sequence[int], stream: Sequence[int] = ()) -> np.ndarray:
@@ -91,26 +91,6 @@ def _smallest_dtype(values: np.ndarray) -> type[np.signedinteger]:
         if limits.min <= values.min() and values.max() <= limits.max:
             return dtype
     raise ValueError("a pack's values must fit 32 bits")
-
-
-@jit.njit(cache=True, nogil=True)
-def _shuffle_packs(pack, halves, decks):
-    """Fill ``decks`` (n, pack size) with copies of ``pack`` shuffled by the inside-out Fisher–Yates
-    shuffle: step ``r`` of copy ``b`` puts item ``i = r + 1`` at place ``(halves[r * n + b] * (i + 1)) >> 32``
-    (a uniform pick among the first i + 1 places) and the item there moves to place ``i``.
-
-    Inside-out writes each place once per step instead of swapping two. Step by step over all copies,
-    so the picks are read in the order they were drawn."""
-    count, size = decks.shape
-    for copy in range(count):
-        decks[copy, 0] = pack[0]
-    for item in range(1, size):
-        picks = halves[(item - 1) * count : item * count]
-        value = pack[item]
-        for copy in range(count):
-            place = (np.uint64(picks[copy]) * np.uint64(item + 1)) >> np.uint64(32)
-            decks[copy, item] = decks[copy, place]
-            decks[copy, place] = value
 
 
 @functools.lru_cache(maxsize=4)

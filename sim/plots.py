@@ -18,16 +18,18 @@ import textwrap
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
-from matplotlib.axes import Axes
-from matplotlib.figure import Figure
-from matplotlib.ticker import PercentFormatter
 
 from sim import games
 from sim.files import atomic_write_bytes
 from sim.seating import Seating
+
+if TYPE_CHECKING:  # matplotlib and pandas load with the first plot drawn, not with the shapes plans use
+    import pandas as pd
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 POINTS_DISTRIBUTION = "points_distribution.png"
 MEAN_POINTS = "mean_points.png"
@@ -241,7 +243,7 @@ def points_distribution_figure(
             axes.step(values, np.cumsum(share), where="post", label=label)
         axes.set_ylim(0, 1.02)
         axes.set_ylabel(f"share of the strategy's {owner}\nscoring at most x")
-    axes.yaxis.set_major_formatter(PercentFormatter(1.0))
+    axes.yaxis.set_major_formatter(_percents())
     axes.set_xlabel(shape.score)
     axes.grid(alpha=0.3)
     axes.legend()
@@ -283,7 +285,7 @@ def win_rate_figure(shape: RunShape, summary: pd.DataFrame) -> Figure:
     teams = len(set(shape.game.teams))
     axes.axvline(1 / teams, color="grey", linestyle="--", label=f"fair share: 1 game in {teams} ({1 / teams:.0%})")
     axes.set_xlim(0, 1)
-    axes.xaxis.set_major_formatter(PercentFormatter(1.0))
+    axes.xaxis.set_major_formatter(_percents())
     axes.legend()
     _add_key(figure, labels)
     return figure
@@ -346,9 +348,7 @@ def matrix_figure(shape: LeagueShape, matrix: pd.DataFrame, order: list[str]) ->
     axes.set_xticks(range(len(order)), names, rotation=30, ha="right")
     axes.set_yticks(range(len(order)), names)
     axes.set_xlabel("opponent")
-    figure.colorbar(
-        image, ax=axes, format=PercentFormatter(1.0), label=f"score: {shape.unit}s won, draws half (95% Wilson CI)"
-    )
+    figure.colorbar(image, ax=axes, format=_percents(), label=f"score: {shape.unit}s won, draws half (95% Wilson CI)")
     _add_key(figure, labels)
     return figure
 
@@ -392,9 +392,18 @@ def _interval_figure(title: str, labels: list[str], estimates, lows, highs, xlab
 def titled(title: str, height: float) -> tuple[Figure, Axes]:
     """A new figure of one axes under ``title``, as every plot here is drawn (notebooks draw their own
     plots so, with a title from ``RunShape.title`` or ``LeagueShape.size``)."""
+    from matplotlib.figure import Figure
+
     figure = Figure(figsize=(WIDTH_INCHES, height), layout="constrained")
     figure.suptitle(title)
     return figure, figure.add_subplot()
+
+
+def _percents() -> Any:
+    """A tick formatter writing shares (0 to 1) as percentages."""
+    from matplotlib.ticker import PercentFormatter
+
+    return PercentFormatter(1.0)
 
 
 def _ranked(summary: pd.DataFrame, column: str, lower_is_better: bool) -> pd.DataFrame:

@@ -24,21 +24,20 @@ import json
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, cast
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import strategies as strategy_registry
 from sim import games
 from sim.api import GameState, IllegalAction, State
-from sim.chunks import chunk_damage
 from sim.console import bounded_int_argument
 from sim.dealing import MAX_SEED
 from sim.files import UnreadableFile, read_bounded
 from sim.numbers import clipped, json_int
 from sim.plans import Plan, PlanError, stored_plan
-from sim.play import play_out, reference_state
 from sim.results import ResultsError, RunStore
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 # The largest deal, seating or seat number read: beyond any run, so a number out of a run's range gets
 # that run's own message (``parse_int`` needs an upper bound to refuse long texts unread).
@@ -105,6 +104,8 @@ def replay_text(run_dir: str | os.PathLike[str], deal: int, seating: int = 0, se
         raise ReplayError(f"seating {seating} is out of range: the run played seatings 0 to {len(seatings) - 1}")
     if seat is not None and not 0 <= seat < game.num_seats:
         raise ReplayError(f"seat {seat} is out of range: {game.name} has seats 0 to {game.num_seats - 1}")
+    from sim.play import play_out, reference_state  # here: the engines load with a replay, not with cardsim
+
     transcript: Transcript = importlib.import_module(game.transcript)
     players = tuple(plan.players[player] for player in seatings[seating])
     names = tuple(transcript.seat_names(players))
@@ -188,6 +189,8 @@ def stored_row_check(replay: Replay, outcome: dict[str, list]) -> str:
         return "The run kept no per-deal rows (--no-rounds): there is no stored row to compare with."
     if chunk not in store.finished_chunks():
         return f"Chunk {chunk} of the run is not stored yet: there is no stored row to compare with."
+    from sim.chunks import chunk_damage  # here: the chunks' tables and engines load with a replay, not with cardsim
+
     damage = chunk_damage(plan, plan.check_shape(), store, chunk)
     if damage is not None:
         return (
@@ -310,6 +313,8 @@ def record_text(path: str | os.PathLike[str], seat: int | None = None) -> str:
     game = record.game
     if seat is not None and not 0 <= seat < game.num_seats:
         raise ReplayError(f"seat {seat} is out of range: {game.name} has seats 0 to {game.num_seats - 1}")
+    from sim.play import reference_state
+
     transcript: Transcript = importlib.import_module(game.transcript)
     players = ["human" if other == record.seat else record.opponent for other in range(game.num_seats)]
     names = transcript.seat_names(players)

@@ -10,6 +10,11 @@ Layout of ``results/<run-id>/``::
     aggregates.json             all chunks added up
     summary.csv, paired.csv     the summary tables
     *.png                       the plots
+
+The store is the bottom of the pipeline: it reads and writes these files, checks that each is what a
+results file may hold, and knows no plan, chunk or league; whether what it read is what a plan played
+is for its callers to check (``sim.chunks.check_chunks``, ``sim.plans.stored_plan``), and the runs under
+a folder are listed by ``sim.runs``.
 """
 
 from __future__ import annotations
@@ -21,17 +26,15 @@ import re
 import stat
 import subprocess
 from collections.abc import Iterable
-from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
-import pyarrow as pa
-import pyarrow.parquet as pq
+from typing import TYPE_CHECKING, Any
 
 from sim.files import UnreadableFile, atomic_write_bytes, read_bounded
 from sim.numbers import NumberError, json_int, shown
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 MAX_CONFIG_BYTES = 1 << 20  # config.json and league.json: a plan and its provenance
 MAX_CHUNK_JSON_BYTES = 1 << 22  # one chunk's aggregates: a few kilobytes of counts and histograms
@@ -140,6 +143,8 @@ class RunStore:
 
     def read_table(self, name: str) -> pd.DataFrame:
         """The CSV table ``name`` of the run directory (a regular file under ``MAX_TABLE_BYTES``)."""
+        import pandas as pd  # here, not at the top: commands that read no table start without it
+
         path = self.path / name
         try:
             return pd.read_csv(io.BytesIO(read_bounded(path, MAX_TABLE_BYTES, "results table")))
@@ -203,6 +208,9 @@ class RunStore:
         Read on this thread: pyarrow's thread pools, once started, can abort the process as it exits
         ("terminate called without an active exception", apache/arrow#34314), and a chunk's rows
         are small."""
+        import pyarrow as pa  # here, not at the top: commands that read no rows start without it
+        import pyarrow.parquet as pq
+
         path = self.chunk_path(index, ".parquet")
         try:
             stored = pq.ParquetFile(pa.BufferReader(read_bounded(path, limit, "chunk's rows")))
@@ -212,6 +220,8 @@ class RunStore:
 
     def load_rows(self) -> pd.DataFrame:
         """The per-round (or per-game) rows of every finished chunk, as one DataFrame."""
+        import pandas as pd
+
         indexes = sorted(self.finished_chunks() & self._chunks_with_rows())
         if not indexes:
             raise ResultsError(f"{self.path} has no per-round rows (was it run with --no-rounds?)")
@@ -250,171 +260,3 @@ def _free_name(folder: Path, name: str) -> Path:
         copy += 1
         path = folder / f"{name}.{copy}"
     return path
-
-
-RUN_COLUMNS = ("run", "kind", "game", "players", "size", "games", "date", "status", "path")
-
-
-def list_runs(results: str | os.PathLike[str]) -> pd.DataFrame:
-    """The tournament runs and leagues directly under ``results``, newest first: one row each with its
-    folder name, kind, game, players, size, whether it played whole games, date (of its last write)
-    and status ("done"; "partial" with the chunks or pairings played so far; or "damaged" with the
-    file at fault, when a file does not hold what it should). Folders that are neither are left out."""
-    rows = []
-    folder = Path(results)
-    for path in sorted(folder.iterdir()) if folder.is_dir() else ():
-        if os.path.lexists(path / "config.json"):
-            rows.append(_run_row(path))
-        elif os.path.lexists(path / "league.json"):
-            rows.append(_league_row(path))
-    table = pd.DataFrame(rows, columns=list(RUN_COLUMNS))
-    return table.sort_values("date", ascending=False, ignore_index=True)
-
-
-def _size(rounds: int, games: bool) -> str:
-    return f"{rounds:,} {'games' if games else 'deals'}"
-
-
-def _modified(path: Path, names: Iterable[str]) -> pd.Timestamp:
-    """When the newest of the files ``names`` in ``path`` was written (the folder's date if none is)."""
-    times = [os.lstat(path / name).st_mtime for name in names if os.path.lexists(path / name)]
-    return pd.Timestamp(max(times, default=os.lstat(path).st_mtime), unit="s").floor("s")
-
-
-def _row(path: Path, kind: str, described: dict[str, Any], files: tuple[str, ...], status: str) -> dict[str, Any]:
-    return {"run": path.name, "kind": kind, **described, "date": _modified(path, files), "status": status, "path": path}
-
-
-def _damaged_row(path: Path, kind: str, files: tuple[str, ...], culprit: str) -> dict[str, Any]:
-    """The row of a folder whose file ``culprit`` does not hold what it should: what it is, unknown."""
-    return _row(path, kind, {"game": "", "players": "", "size": "", "games": False}, files, f"damaged: {culprit}")
-
-
-RUN_FILES = ("config.json", "summary.csv")
-LEAGUE_FILES = ("league.json", "ratings.csv")
-
-
-def _run_row(path: Path) -> dict[str, Any]:
-    # Whether a run's files are sound is for its plan to say, and plans are the tournament's: the
-    # listing lives here, beside the store notebooks read, and imports the tournament when called.
-    from sim.chunks import check_chunks
-    from sim.plans import stored_plan
-
-    store = RunStore(path)
-    try:
-        plan = stored_plan(store)
-    except (ResultsError, ValueError, OSError):  # plan and game errors are ValueErrors
-        return _damaged_row(path, "tournament", RUN_FILES, "config.json")
-    try:
-        stored = check_chunks(plan, store, rows=False)
-    except (ResultsError, ValueError, OSError):
-        return _damaged_row(path, "tournament", RUN_FILES, "chunks/")
-    if stored.damaged:
-        first, more = stored.damaged[0].path, len(stored.damaged) - 1
-        status = f"damaged: {first.parent.name}/{first.name}" + (f" and {more} more" if more else "")
-    elif len(stored.sound) == plan.num_chunks and (path / "summary.csv").is_file():
-        status = "done"
-    else:
-        status = f"partial: {len(stored.sound)} of {plan.num_chunks} chunks"
-    described = {"game": plan.game, "players": ",".join(plan.players), "size": _size(plan.rounds, plan.games)}
-    return _row(path, "tournament", {**described, "games": plan.games}, RUN_FILES, status)
-
-
-def _league_row(path: Path) -> dict[str, Any]:
-    from sim.league import read_league  # as the tournament is for runs (_run_row)
-
-    try:
-        league = read_league(path)
-    except (ResultsError, ValueError, OSError):
-        return _damaged_row(path, "league", LEAGUE_FILES, "league.json")
-    pairings = len(league.players) * (len(league.players) - 1) // 2
-    played = sum(1 for summary in path.glob("pairings/*/summary.csv"))
-    status = "done" if (path / "ratings.csv").is_file() else f"partial: {played} of {pairings} pairings"
-    described = {
-        "game": league.game,
-        "players": ",".join(league.players),
-        "size": _size(league.rounds, league.games) + " a pairing",
-        "games": league.games,
-    }
-    return _row(path, "league", described, LEAGUE_FILES, status)
-
-
-def newest_run(results: str | os.PathLike[str], game: str | None = None, games: bool | None = None) -> RunStore:
-    """The finished tournament run under ``results`` written last: what the last tournament wrote.
-
-    ``game`` keeps only that game's runs; ``games`` True or False only runs that played whole games,
-    or only runs that did not.
-    """
-    runs = list_runs(results)
-    fitting = runs[(runs["kind"] == "tournament") & (runs["status"] == "done")]
-    if game is not None:
-        fitting = fitting[fitting["game"] == game]
-    if games is not None:
-        fitting = fitting[fitting["games"] == games]
-    if fitting.empty:
-        games_word: dict[bool | None, str] = {True: "whole-games", False: "per-round"}
-        kind = " ".join(filter(None, [game, games_word.get(games), "tournament"]))
-        raise ResultsError(f"no {kind} results under {results}: run `cardsim tournament` first")
-    return RunStore(fitting.iloc[0]["path"])
-
-
-@dataclass(frozen=True)
-class Picked:
-    """The run (or league) a notebook reads, its game, and why it was picked, in one line."""
-
-    path: Path
-    game: str
-    reason: str
-
-
-def pick_run(
-    results: str | os.PathLike[str],
-    game: str,
-    kind: str = "tournament",
-    whole_games: bool | None = None,
-    named: str | os.PathLike[str] | None = None,
-) -> Picked:
-    """The run a notebook reads: the folder ``named`` when one is (its own game then counts, whatever
-    ``game`` says), else the largest finished ``kind`` ("tournament" or "league") of ``game`` under
-    ``results``: the most results played (deals or games times seatings; a league's over all its
-    pairings), the newest among equals. ``whole_games`` True or False keeps only runs that played
-    whole games, or only runs that did not. ResultsError, in one line, when nothing fits."""
-    if named:
-        path = Path(named)
-        row = _league_row(path) if kind == "league" else _run_row(path)
-        if row["status"] != "done":
-            raise ResultsError(f"{path} is not a finished {kind} ({row['status']})")
-        return Picked(path, row["game"], f"Reading {path}: a {row['game']} {kind} of {row['size']}, as named.")
-    runs = list_runs(results)
-    fitting = runs[(runs["kind"] == kind) & (runs["status"] == "done") & (runs["game"] == game)]
-    if whole_games is not None:
-        fitting = fitting[fitting["games"] == whole_games]
-    games_word = {True: "whole-games ", False: "per-round ", None: ""}[whole_games]
-    described = f"{games_word}{game} {kind}"
-    if fitting.empty:
-        raise ResultsError(f"no finished {described} under {results}: play one first (README, 'Research')")
-    played = [_results_played(Path(path), kind) for path in fitting["path"]]
-    best = max(range(len(played)), key=lambda index: (played[index], -index))  # newest first among equals
-    row = fitting.iloc[best]
-    others = (
-        f"the largest of the {len(fitting)} finished {described}s"
-        if len(fitting) > 1
-        else (f"the only finished {described}")
-    )
-    return Picked(
-        Path(row["path"]),
-        game,
-        f"Reading {row['path']}: {row['size']} ({played[best]:,} results over its seatings), {others} under "
-        f"{results}; with none named, the largest is read.",
-    )
-
-
-def _results_played(path: Path, kind: str) -> int:
-    """How many results a finished run (league) holds: its deal (game) ids times its seatings, summed
-    over a league's pairings."""
-    from sim import games
-    from sim.league import read_league
-    from sim.plans import stored_plan
-
-    plans = read_league(path).pairing_plans().values() if kind == "league" else [stored_plan(RunStore(path))]
-    return sum(plan.rounds * len(plan.seatings(games.load(plan.game))) for plan in plans)

@@ -38,14 +38,18 @@ class RunResult:
 
 
 def play_chunks(plan: Plan, todo: Iterable[int], jobs: int, backend: str = "loky") -> Iterator[ChunkResult]:
-    """The chunks ``todo`` of ``plan`` played over ``jobs`` workers, as they finish (in any order)."""
-    if jobs == 1 and backend == "loky":
+    """The chunks ``todo`` of ``plan`` played over ``jobs`` workers, as they finish (in any order); on
+    this process when one worker is asked for, or when one chunk is left to play on this machine, which
+    would wait for a pool of workers to start (longer than a small chunk takes) to use one of them."""
+    todo = list(todo)
+    # Refused before anything is played, however few chunks are left: a plan and its --jobs run alike.
+    modules = registering_modules(plan) if jobs != 1 or backend != "loky" else []
+    if backend == "loky" and (jobs == 1 or len(todo) <= 1):
         for index in todo:
             yield play_chunk(plan, index)
         return
     from joblib import Parallel, delayed, parallel_config
 
-    modules = registering_modules(plan)
     # Dask's workers belong to the cluster: they are not ours to stop or to shield from Ctrl-C.
     workers = local_workers(jobs) if backend == "loky" else parallel_config(backend=backend, n_jobs=jobs)
     # A run stopped early (Ctrl-C) leaves chunks finished or under way but not stored; joblib warns

@@ -13,8 +13,6 @@ from collections.abc import Iterable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
-from joblib import cpu_count, parallel_config
-
 PARENT_CHECK_SECONDS = 1.0
 # glibc's mallopt parameters (malloc.h) and the largest mmap threshold it takes on 64-bit machines.
 M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3
@@ -28,6 +26,8 @@ WORKER_REPLACED = r"A worker stopped while some jobs were given to the executor"
 
 def usable_cores() -> int:
     """The cores this process may use: its CPU affinity and any container CPU quota (joblib's count)."""
+    from joblib import cpu_count  # here: joblib loads with a command that counts or starts workers
+
     return max(1, cpu_count())
 
 
@@ -53,6 +53,8 @@ def local_workers(jobs: int) -> AbstractContextManager[Any]:
     cleanly: a run started about five minutes after the last (a notebook, a test suite) can meet a
     worker leaving at its idle timeout, and loky warns from its own thread, outside any context.
     """
+    from joblib import parallel_config
+
     warnings.filterwarnings("ignore", message=WORKER_REPLACED, category=UserWarning)
     return parallel_config(backend="loky", n_jobs=jobs, initializer=_start_local_worker)
 

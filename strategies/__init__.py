@@ -19,18 +19,19 @@ import argparse
 import hashlib
 import importlib
 import inspect
+import json
 import os
 import sys
 import typing
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
 from sim.api import Strategy
 from sim.dealing import MAX_SEED
-from sim.files import UnreadableFile, read_bounded
+from sim.files import UnreadableFile, atomic_write_bytes, read_bounded
 from sim.numbers import NumberError, clipped, parse_float, parse_int, shown
 
 ENTRY_POINT_GROUP = "cardsim.strategies"
@@ -38,6 +39,11 @@ SEED_MAX = MAX_SEED  # strategies' seeds are deal seeds' kind of number
 DEFAULT_INT_LIMIT = 10**18  # a whole-number setting without a declared range stays within int64
 MAX_STRATEGY_SOURCE_BYTES = 1 << 24  # a module of strategies is source code, not data
 MAX_SPEC_NESTING = 16  # specs within a spec (each builds its strategy in turn): far fewer than Python's stack allows
+LISTING_FILE = Path(__file__).parent / "__pycache__" / "listing.json"
+"""The strategies ``listing`` read from the registry, with the sources it read them from: listing them
+again reads this file instead of importing every strategy and its compiled code."""
+MAX_LISTING_BYTES = 1 << 20  # names, first lines of docstrings and defaults: a few kilobytes a game
+LISTED_TYPES = (bool, int, float, str, type(None))  # the defaults a listing's JSON gives back as they were
 
 
 class StrategyError(ValueError):
@@ -257,6 +263,92 @@ def import_requested(parser: argparse.ArgumentParser, argv: Sequence[str]) -> No
             import_strategies(source)
         except StrategyError as error:
             parser.error(f"--import: {error}")
+
+
+@dataclass(frozen=True)
+class Listed:
+    """A strategy as ``cardsim strategies`` lists it: what ``StrategyInfo`` says of it to people."""
+
+    name: str
+    description: str
+    required: tuple[str, ...]
+    parameters: dict[str, Any]
+
+
+Listing = tuple[list[Listed], dict[str, str]]  # a game's strategies, by name, and its aliases
+
+
+def listings(game_names: Sequence[str]) -> dict[str, Listing]:
+    """Each game's strategies, by name, as ``available`` gives them, and its aliases (``aliases``).
+
+    Read from ``LISTING_FILE`` when it was written from the sources as they are now and nothing but the
+    game's own package registers its strategies (no ``--import`` has, no plugin is installed): then
+    listing imports no strategy, whose compiled code takes seconds to load. Otherwise read from the
+    registry, and written to the file for the next listing when only the package registered them.
+    """
+    plugins = bool(entry_points(group=ENTRY_POINT_GROUP))
+    own = {game for game in game_names if not plugins and not _registry.get(game)}
+    stamp = _sources_stamp()
+    stored = _stored_listings(stamp) if own else {}
+    found = {game: stored[game] if game in own and game in stored else _registered(game) for game in game_names}
+    fresh = {game: found[game] for game in own - set(stored)}
+    if fresh:
+        _store_listings(stamp, {**stored, **fresh})
+    return found
+
+
+def _registered(game: str) -> Listing:
+    """``game``'s strategies and aliases as the registry holds them (importing the game's strategies)."""
+    listed = [Listed(info.name, info.description, info.required, info.parameters) for info in available(game)]
+    return listed, aliases(game)
+
+
+def _sources_stamp() -> str:
+    """A digest of what a listing is read from: Python's version and the name, size and modification
+    time of every source file of ``sim`` and ``strategies`` (a default may be another module's constant)."""
+    root = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256(sys.version.encode())
+    for package in ("sim", "strategies"):
+        for path in sorted((root / package).rglob("*.py")):
+            status = path.stat()
+            digest.update(f"{path.relative_to(root)}\0{status.st_size}\0{status.st_mtime_ns}\n".encode())
+    return digest.hexdigest()
+
+
+def _stored_listings(stamp: str) -> dict[str, Listing]:
+    """The games' listings ``LISTING_FILE`` holds, if it was written from the sources ``stamp`` digests;
+    none if not, or if it cannot be read as one (it is only ever a shortcut)."""
+    try:
+        stored = json.loads(read_bounded(LISTING_FILE, MAX_LISTING_BYTES, "strategy listing"))
+        if stored["stamp"] != stamp:
+            return {}
+        return {
+            game: (
+                [Listed(row["name"], row["description"], tuple(row["required"]), row["parameters"]) for row in rows],
+                names,
+            )
+            for game, (rows, names) in stored["games"].items()
+        }
+    except (UnreadableFile, ValueError, KeyError, TypeError):
+        return {}
+
+
+def _store_listings(stamp: str, found: dict[str, Listing]) -> None:
+    """Write ``found`` to ``LISTING_FILE`` under ``stamp``, unless a default would not read back as it
+    is (a tuple would come back a list) or the folder is not writable (an installed, read-only package)."""
+    if any(
+        type(value) not in LISTED_TYPES
+        for listed, _ in found.values()
+        for row in listed
+        for value in row.parameters.values()
+    ):
+        return
+    games = {game: ([asdict(row) for row in listed], names) for game, (listed, names) in found.items()}
+    try:
+        LISTING_FILE.parent.mkdir(exist_ok=True)
+        atomic_write_bytes(LISTING_FILE, json.dumps({"stamp": stamp, "games": games}).encode())
+    except OSError:
+        pass  # the listing is read from the registry again next time
 
 
 def available(game: str) -> list[StrategyInfo]:

@@ -11,6 +11,7 @@ import strategies
 from sim import bench, games
 from sim.cli import main
 from sim.dealing import DEALS_PER_BLOCK
+from sim.timing import TimedStrategy
 
 TINY = bench.Effort(min_seconds=1e-9, repeats=1)  # one measurement of one call each: this checks the table
 
@@ -94,7 +95,7 @@ def test_counting_strategy_counts_every_row_it_answers():
             return np.argmax(observation.legal_mask, axis=1)
 
     game = games.load("euchre")
-    counting = bench.TimedStrategy(Lowest())
+    counting = TimedStrategy(Lowest())
     state = game.new_state(game.deals(1, 0, 1)[0], 0)
     decisions = 0
     while not state.is_over:

@@ -222,10 +222,11 @@ def test_numbers_are_read_as_written():
 
 
 def test_the_pipeline_imports_one_way():
-    """league -> tournament -> chunks -> plans -> page -> report -> plots: each module imports only those
-    after it (at any level, type checking included), so a plan never plays itself and plots and reports
-    take tables, never the objects that made them."""
-    order = ["league", "tournament", "chunks", "plans", "page", "report", "plots"]
+    """runs -> league -> tournament -> chunks -> plans -> page -> report -> plots -> results: each module
+    imports only those after it (at any level, type checking included), so a plan never plays itself,
+    plots and reports take tables, never the objects that made them, and the results store at the
+    bottom reads and writes files knowing no plan, chunk or league."""
+    order = ["runs", "league", "tournament", "chunks", "plans", "page", "report", "plots", "results"]
     for index, name in enumerate(order):
         tree = ast.parse((ROOT / "sim" / f"{name}.py").read_text(encoding="utf-8"))
         imported = set()

@@ -334,9 +334,11 @@ def test_too_much_work_on_the_command_line_is_refused_before_it_starts(tmp_path)
 def test_reading_rows_starts_no_pyarrow_thread_that_could_abort_the_exit(pristine):
     """pyarrow's thread pools, once started, can abort a process as it exits ("terminate called
     without an active exception", exit -6: it failed a CI run once, on ``cardsim report``); the store
-    reads rows on the calling thread, so a cardsim that read rows starts no pool."""
+    reads rows on the calling thread, so a cardsim that read rows starts no pool. (pandas and pyarrow,
+    which the store imports when it first reads rows, are imported first: numpy's BLAS starts its
+    threads as it loads.)"""
     probe = (
-        "import os, sys; from sim.results import RunStore\n"
+        "import os, sys; import pandas, pyarrow.parquet; from sim.results import RunStore\n"
         "threads = lambda: len(os.listdir('/proc/self/task'))\n"
         "before = threads(); RunStore(sys.argv[1]).load_rows(); print(threads() - before)\n"
     )

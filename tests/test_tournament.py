@@ -14,7 +14,8 @@ import pandas as pd
 import pytest
 
 from sim import chunks, games, plans, report, stats, tournament
-from sim.results import ResultsError, RunStore, newest_run
+from sim.results import ResultsError, RunStore
+from sim.runs import newest_run
 
 ROOT = Path(__file__).parents[1]
 LINEUP = ("heuristic", "first-legal", "heuristic", "first-legal")
