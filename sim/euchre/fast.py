@@ -12,11 +12,14 @@ the hand is in. Per hand the engine keeps each seat's cards as a card bitmask, t
 maker, the cards played, and the card winning the trick so far (the rules' trick order decides).
 
 A strategy with a compiled policy (``strategy.compiled``, a ``CompiledPolicy``) is called inside
-the kernel, so a lineup of such strategies plays a whole block of hands in one kernel call. Any
-other strategy is asked in Python: the kernel plays every hand up to its next decision by such a
-seat, the strategy gets those hands as one ``Observation`` batch, and the kernel resumes with its
-answers. Every action, compiled or not, is checked; an illegal one raises ``StrategyFault`` naming
-the strategy and the decision, so it never becomes a result.
+the kernel: a built-in policy (``sim.euchre.policies``) directly, picked by its seat's kind, so the
+compiler inlines it, any other through its address. A lineup of such strategies plays every hand of
+a call in one kernel call (``_play_dealt``), each hand dealt, played and scored in locals. Any other
+strategy is asked in Python: hands are laid out in blocks (``_Block``), the kernel (``_advance``)
+plays every hand up to its next decision by such a seat, the strategy gets those hands as one
+``Observation`` batch, and the kernel resumes with its answers. Both kernels step a hand with one
+loop, ``_play_on``. Every action, compiled or not, is checked; an illegal one raises
+``StrategyFault`` naming the strategy and the decision, so it never becomes a result.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from numba import types
 from sim import jit, lockstep
 from sim.api import Strategy
 from sim.cards import NUM_RANKS, bits_to_bools
-from sim.euchre import rules
+from sim.euchre import policies, rules
 from sim.euchre.observation import (
     BIDS,
     DISCARD_STEP,
@@ -94,19 +97,25 @@ def play_rounds(
     ``new_state``, dealt by seat ``round_ids[i] % 4``. ``scores`` (B, 2) are the teams' game scores
     before the hand (default zeros), which observations report. The actions at the script positions
     below ``script_length[i]`` are ``script[i]``'s (B, SCRIPT_STEPS), whoever is to move (a
-    lookahead's rollouts start from its decision so), and the strategies take the rest. Raises
+    lookahead's rollouts start from its decision so), and the strategies take the rest. With
+    ``trace``, the result's ``actions`` (B, SCRIPT_STEPS) int8 are the action the kernel took at each
+    script position, ``NONE`` where none was taken (bids never made, no discard). Raises
     ``StrategyFault`` naming the strategy that raised or chose what it may not, and ``DealError`` for
     a deal that is not a Euchre pack.
     """
     blocks = _blocks(deals, strategies, round_ids, scores, script, script_length)
-    seats = lockstep.CompiledSeats(strategies, POLICY, _never_called)
-    points = np.empty((len(blocks.deals), SEATS), dtype=np.int64)
-    actions = np.empty((len(blocks.deals), SCRIPT_STEPS), dtype=np.int8) if trace else None
+    seats = lockstep.CompiledSeats(strategies, POLICY, _never_called, policies.BUILT_IN)
+    count = len(blocks.deals)
+    points = np.empty((count, SEATS), dtype=np.int64)
+    actions = np.full((count, SCRIPT_STEPS), NONE, dtype=np.int8) if trace else None
+    if not seats.in_python.any():
+        _play_every_seat_compiled(blocks, seats, points, actions, _NOT_JUDGED, _NO_MISMATCHES)
+        return HandResults(points, actions)
     for rows, block in blocks:
         block.play(seats)
-        points[rows] = block.team_points()[:, _TEAM_OF_SEAT]
+        points[rows] = block.points
         if actions is not None:
-            actions[rows] = block.actions()
+            actions[rows] = block.actions
     return HandResults(points, actions)
 
 
@@ -123,9 +132,14 @@ def judge_scripts(
     below ``script_length[i]`` whose scripted action the mover's strategy would not have taken (a
     zero weight is not asked). Each hand is replayed from its deal by its script and stops there."""
     blocks = _blocks(deals, strategies, round_ids, scores, script, script_length)
-    seats = lockstep.CompiledSeats(strategies, POLICY, _never_called)
-    weights = np.asarray(weights, dtype=np.int64)
-    mismatches = np.empty(len(blocks.deals), dtype=np.int64)
+    seats = lockstep.CompiledSeats(strategies, POLICY, _never_called, policies.BUILT_IN)
+    weights = np.ascontiguousarray(weights, dtype=np.int64)
+    if weights.shape != blocks.script.shape:
+        raise ValueError(f"weights are (n, {SCRIPT_STEPS}), one row per deal")
+    mismatches = np.zeros(len(blocks.deals), dtype=np.int64)
+    if not seats.in_python.any():
+        _play_every_seat_compiled(blocks, seats, _NO_POINTS, None, weights, mismatches)
+        return mismatches
     for rows, block in blocks:
         block.judged = np.ascontiguousarray(weights[rows])
         block.play(seats)
@@ -149,9 +163,36 @@ def play_games(game_ids: np.ndarray, deal_source: DealSource, strategies: Sequen
     return GamesResult(team_scores[:, _TEAM_OF_SEAT], hands_played, winners[:, _TEAM_OF_SEAT])
 
 
+def _play_every_seat_compiled(
+    blocks: _Blocks,
+    seats: lockstep.CompiledSeats,
+    points: np.ndarray,
+    actions: np.ndarray | None,
+    judged: np.ndarray,
+    mismatches: np.ndarray,
+) -> None:
+    """Play (or judge, when ``judged`` has rows) every hand of ``blocks`` in one kernel call when no
+    seat is played in Python: ``points``, ``mismatches`` and the trace (``actions``, if given) filled
+    in. A bad deal or an illegal action stops the kernel at its row, which ``_Block`` plays again to
+    raise its error."""
+    shared = int(seats.kinds[0]) if (seats.kinds == seats.kinds[0]).all() else MIXED
+    kernel = _PLAY_ENTRIES.get(shared, _PLAY_ENTRIES[MIXED])
+    bad = kernel(
+        blocks.deals, blocks.round_ids, seats.kinds, seats.functions, seats.settings, blocks.script,
+        blocks.script_length, judged, mismatches, points, _NO_TRACE if actions is None else actions,
+    )  # fmt: skip
+    if bad >= 0:
+        row = slice(bad, bad + 1)
+        block = next(iter(_Blocks(*(part[row] for part in blocks.parts()))))[1]
+        block.judged = np.array(judged[row])
+        block.play(seats)
+        raise AssertionError(f"the kernel stopped at row {bad}, which plays without fault")  # pragma: no cover
+
+
 @dataclass(frozen=True)
 class _Blocks:
-    """A call's hands, checked, to be played ``BLOCK_SIZE`` at a time."""
+    """A call's hands, checked, to be played ``BLOCK_SIZE`` at a time; ``script`` and
+    ``script_length`` have no rows when nothing is scripted."""
 
     deals: np.ndarray
     round_ids: np.ndarray
@@ -159,11 +200,14 @@ class _Blocks:
     script: np.ndarray
     script_length: np.ndarray
 
+    def parts(self) -> tuple[np.ndarray, ...]:
+        """The fields, in order."""
+        return self.deals, self.round_ids, self.scores, self.script, self.script_length
+
     def __iter__(self) -> Iterator[tuple[slice, _Block]]:
         for start in range(0, len(self.deals), BLOCK_SIZE):
             rows = slice(start, start + BLOCK_SIZE)
-            parts = (self.deals, self.round_ids, self.scores, self.script, self.script_length)
-            yield rows, _Block(*(part[rows] for part in parts))
+            yield rows, _Block(*(part[rows] for part in self.parts()))
 
 
 def _blocks(
@@ -179,11 +223,32 @@ def _blocks(
     count = len(deals)
     if len(strategies) != SEATS:
         raise ValueError(f"Euchre needs {SEATS} strategies, got {len(strategies)}")
-    round_ids = np.arange(count, dtype=np.int64) if round_ids is None else np.asarray(round_ids, dtype=np.int64)
+    if round_ids is None:
+        round_ids = np.arange(count, dtype=np.int64)
+    round_ids = np.ascontiguousarray(round_ids, dtype=np.int64)
     scores = np.zeros((count, rules.NUM_TEAMS), dtype=np.int64) if scores is None else np.asarray(scores, np.int64)
     if script is None or script_length is None:
-        script, script_length = np.empty((count, SCRIPT_STEPS), dtype=np.int8), np.zeros(count, dtype=np.int64)
-    return _Blocks(deals, round_ids, scores, np.asarray(script), np.asarray(script_length, dtype=np.int64))
+        return _Blocks(deals, round_ids, scores, _NO_SCRIPT, _NO_SCRIPT_LENGTH)
+    script = np.ascontiguousarray(script, dtype=np.int8)
+    script_length = np.ascontiguousarray(script_length, dtype=np.int64)
+    if script.shape != (count, SCRIPT_STEPS) or script_length.shape != (count,):
+        raise ValueError(f"a script is (n, {SCRIPT_STEPS}) actions and (n,) lengths, one row per deal")
+    return _Blocks(deals, round_ids, scores, script, script_length)
+
+
+def _read_only(values: np.ndarray) -> np.ndarray:
+    values.flags.writeable = False
+    return values
+
+
+# What the kernels take for what a call does not have: no script, no weights to judge by, no points
+# or trace to keep.
+_NO_SCRIPT = _read_only(np.empty((0, SCRIPT_STEPS), dtype=np.int8))
+_NO_SCRIPT_LENGTH = _read_only(np.empty(0, dtype=np.int64))
+_NOT_JUDGED = _read_only(np.empty((0, SCRIPT_STEPS), dtype=np.int64))
+_NO_MISMATCHES = np.empty(0, dtype=np.int64)
+_NO_POINTS = np.empty((0, SEATS), dtype=np.int64)
+_NO_TRACE = np.empty((0, SCRIPT_STEPS), dtype=np.int8)
 
 
 def _checked_deals(deals: np.ndarray) -> np.ndarray:
@@ -217,21 +282,23 @@ class _Block:
             raise DealError("a Euchre deal holds exactly the 24 cards nine to ace")
         self.dealer.flags.writeable = self.upcard.flags.writeable = False
         self.position = np.zeros(size, dtype=np.int64)  # the next script position of each hand
-        self.bids = np.full((size, BIDS), NONE, dtype=np.int8)
+        self.actions = np.full((size, SCRIPT_STEPS), NONE, dtype=np.int8)  # taken at each script position
         self.trump = np.full(size, NONE, dtype=np.int8)
         self.maker = np.full(size, NONE, dtype=np.int8)
         self.making_round = np.ones(size, dtype=np.int8)
-        self.discard = np.full(size, NONE, dtype=np.int8)
-        self.history = np.full((size, CARDS_PLAYED), NONE, dtype=np.int8)
         self.tricks_won = np.zeros((size, rules.NUM_TEAMS), dtype=np.int8)
         self.leader = (self.dealer + 1) & 3  # the eldest hand leads the first trick
         self.winning = np.full(size, NONE, dtype=np.int8)  # the card winning the trick so far, and its seat
         self.winner = np.full(size, NONE, dtype=np.int8)
         self.mover = np.zeros(size, dtype=np.int8)  # at a pause: the seat to move and its legal actions
         self.legal = np.zeros(size, dtype=np.int64)
+        self.points = np.zeros((size, SEATS), dtype=np.int64)  # each seat's, once its hand is over
         # Copies: the Python seats' choices join the script as they are made.
-        self.script = np.array(script, dtype=np.int8)
-        self.script_length = np.array(script_length, dtype=np.int64)
+        if len(script_length):
+            self.script, self.script_length = np.array(script), np.array(script_length)
+        else:
+            self.script = np.empty((size, SCRIPT_STEPS), dtype=np.int8)
+            self.script_length = np.zeros(size, dtype=np.int64)
         self.judged = np.zeros((0, SCRIPT_STEPS), dtype=np.int64)  # weights, when judging a script
         self.mismatches = np.zeros(size, dtype=np.int64)
         self.opinion = np.zeros(size, dtype=np.int64)  # a Python seat's action where the script is judged
@@ -245,11 +312,10 @@ class _Block:
         fault = np.full(3, NO_FAULT, dtype=np.int64)
         while rows.size:
             count = _ADVANCE_ENTRY(
-                rows, self.dealer, self.upcard, self.holdings, self.position, self.bids, self.trump, self.maker,
-                self.making_round, self.discard, self.history, self.tricks_won, self.leader, self.winning,
-                self.winner, self.script, self.script_length, self.judged, self.mismatches, self.opinion,
-                self.opinion_at, seats.functions, seats.settings, seats.in_python, self.mover, self.legal,
-                paused, fault,
+                rows, self.dealer, self.upcard, self.holdings, self.position, self.actions, self.trump, self.maker,
+                self.making_round, self.tricks_won, self.leader, self.winning, self.winner, self.script,
+                self.script_length, self.judged, self.mismatches, self.opinion, self.opinion_at, seats.kinds,
+                seats.functions, seats.settings, seats.in_python, self.points, self.mover, self.legal, paused, fault,
             )  # fmt: skip
             if fault[0] != NO_FAULT:
                 self._raise_illegal(seats, *(int(value) for value in fault))
@@ -283,7 +349,7 @@ class _Block:
         phase = np.where(making, Phase.MAKING, np.where(position == DISCARD_STEP, Phase.DISCARD, Phase.PLAYING))
         cards_played = np.maximum(position - FIRST_CARD_STEP, 0)
         trick_start = cards_played // SEATS * SEATS
-        history = self.history[rows]
+        history = self.actions[rows, FIRST_CARD_STEP:]
         trick = np.take_along_axis(history, np.minimum(trick_start[:, None] + np.arange(SEATS), CARDS_PLAYED - 1), 1)
         trick[cards_played[:, None] - trick_start[:, None] <= np.arange(SEATS)] = NONE
         fields = {
@@ -294,10 +360,10 @@ class _Block:
             "legal": self.legal[rows],
             "hand": self.holdings[rows, seat],
             "upcard": self.upcard[rows],
-            "bids": self.bids[rows],
+            "bids": self.actions[rows, :BIDS],
             "trump": self.trump[rows],
             "maker": self.maker[rows],
-            "discard": np.where(seat == dealer, self.discard[rows], NONE).astype(np.int8),
+            "discard": np.where(seat == dealer, self.actions[rows, DISCARD_STEP], NONE).astype(np.int8),
             "leader": self.leader[rows],
             "trick": trick,
             "history": history,
@@ -312,8 +378,8 @@ class _Block:
     def decision_steps(self, rows: np.ndarray) -> np.ndarray:
         """(n,) how many decisions each hand of ``rows`` has seen: its bids, discard and cards so far."""
         position = self.position[rows]
-        bids = (self.bids[rows] != NONE).sum(axis=1)
-        picked_up = self.discard[rows] != NONE
+        bids = (self.actions[rows, :BIDS] != NONE).sum(axis=1)
+        picked_up = self.actions[rows, DISCARD_STEP] != NONE
         return np.where(
             position <= DISCARD_STEP, np.minimum(position, bids), bids + picked_up + position - FIRST_CARD_STEP
         )
@@ -328,22 +394,6 @@ class _Block:
             what = f"chose action {action}, which is not an action of this game (0..{NUM_ACTIONS - 1})"
         raise lockstep.fault(seats.strategies[seat], what, self.round_ids[row : row + 1], step, seat)
 
-    def team_points(self) -> np.ndarray:
-        """(n, 2) the points each team scored in its finished hand (``rules.hand_points``)."""
-        team_zero, team_one = self.tricks_won[:, 0], self.tricks_won[:, 1]
-        team_one_wins = team_zero <= team_one  # team 0 wins with more tricks, else team 1
-        euchred = team_one_wins != (self.maker & 1).astype(bool)  # a maker's team is its seat's parity
-        march = (team_zero == rules.TRICKS_PER_HAND) | (team_one == rules.TRICKS_PER_HAND)
-        winners_points = 1 + (euchred | march)
-        points = np.empty(self.tricks_won.shape, dtype=np.int64)
-        points[:, 0] = winners_points * ~team_one_wins
-        points[:, 1] = winners_points * team_one_wins
-        return points
-
-    def actions(self) -> np.ndarray:
-        """(n, SCRIPT_STEPS) int8 the action at each script position, ``NONE`` where none was taken."""
-        return np.concatenate([self.bids, self.discard[:, None], self.history], axis=1)
-
 
 @jit.njit(POLICY.signature, cache=True, nogil=True)
 def _never_called(
@@ -353,20 +403,158 @@ def _never_called(
     return -1
 
 
+@jit.njit(inline="always")
+def _deal(deal, dealer, held):
+    """Each seat's five cards of ``deal`` to ``held`` (4,), dealt from the seat left of ``dealer``;
+    False if the deal is not the 24 cards of the pack."""
+    seen = np.int64(0)
+    for position in range(rules.PACK_SIZE):
+        card = deal[position]
+        if not 0 <= card < _CARD_IDS:
+            return False
+        seen |= np.int64(1) << card
+    if seen != _PACK_MASK:
+        return False
+    held[:] = 0
+    for position in range(rules.UPCARD_POSITION):
+        held[(dealer + _DEAL_OFFSET[position]) & 3] |= np.int64(1) << deal[position]
+    return True
+
+
 @jit.njit(cache=True, nogil=True)
 def _lay_out(deals, dealer, holdings, upcard):
     """Each seat's five cards and the upcard of each deal, dealt from the seat left of the dealer.
     Returns the first row that is not the 24 cards of the pack, else -1."""
     for row in range(deals.shape[0]):
-        seen = np.int64(0)
-        for position in range(rules.PACK_SIZE):
-            seen |= np.int64(1) << deals[row, position]
-        if seen != _PACK_MASK:
+        if not _deal(deals[row], dealer[row], holdings[row]):
             return row
-        for position in range(rules.UPCARD_POSITION):
-            holdings[row, (dealer[row] + _DEAL_OFFSET[position]) & 3] |= np.int64(1) << deals[row, position]
         upcard[row] = deals[row, rules.UPCARD_POSITION]
     return -1
+
+
+ENDED, PAUSED, FAULT = range(3)
+"""How ``_play_on`` left a hand: at the position it was to be played to, waiting on a seat played in
+Python, or stopped by an illegal action."""
+
+
+@jit.njit(inline="always")
+def _end(scripted, judging):
+    """The script position a hand is played to: its script's end when judging, else the end of the hand."""
+    return min(scripted, SCRIPT_STEPS) if judging else SCRIPT_STEPS
+
+
+@jit.njit(inline="always")
+def _play_on(
+    row, held, dealt_by, up, at, trumps, made_by, rounds, lead_seat, led, best, best_seat, won, script, scripted,
+    end, judged, mismatches, opinion, opinion_at, python_seats, lineup, kinds, external, settings, actions,
+):  # fmt: skip
+    """Play hand ``row`` on from script position ``at`` to position ``end``, each seat's cards in
+    ``held`` (4,), the hand's state in the arguments (``won``: the tricks team one has taken), the
+    actions below ``scripted`` taken from ``script``; every action is written to ``actions`` when it
+    has rows. Returns (how it stopped, the seat to move, its legal actions, the action, and the
+    state). ``lineup`` is the kind of every seat's policy, or ``MIXED``: a constant for each kernel,
+    so the compiler drops the branches it rules out. Where ``judged`` has rows, a scripted action
+    of weight ``judged[row, at]`` adds its weight to ``mismatches`` when the mover's policy (or a
+    Python seat's ``opinion``) would not have taken it."""
+    judging, tracing = judged.shape[0] > 0, actions.shape[0] > 0
+    proposed = np.int64(1) << (ORDER_UP + up // NUM_RANKS)
+    # The trick in play: the cards that follow its led suit, and where its trick order is in _STRENGTH.
+    following, order = np.int64(0), 0
+    if led != NONE:
+        led_suit = _EFFECTIVE_SUIT[trumps * 52 + led]
+        following, order = _SUIT_CARDS[trumps * 4 + led_suit], (trumps * 5 + led_suit) * 52
+    status, seat, legal, action = ENDED, 0, np.int64(0), 0
+    while at < end:
+        played = 0
+        if at < BIDS:  # making: bid k from the seat k + 1 places left of the dealer
+            phase, seat, rounds = _MAKING, (dealt_by + at + 1) & 3, 1 + (at >> 2)
+            hand = held[seat]
+            if at < SEATS:
+                legal = proposed | _PASS_BIT
+            else:  # round two: any other suit, and the dealer may not pass
+                legal = (_EVERY_ORDER ^ proposed) | (_PASS_BIT if at < BIDS - 1 else 0)
+        elif at == DISCARD_STEP:
+            phase, seat = _DISCARD, dealt_by
+            hand = legal = held[seat]
+        else:
+            phase, played = _PLAYING, (at - FIRST_CARD_STEP) & 3
+            seat = (lead_seat + played) & 3
+            hand = legal = held[seat]
+            if played and hand & following:  # follow suit when able
+                legal = hand & following
+        kind = lineup if lineup != MIXED else kinds[seat]
+        if at < scripted:
+            action = np.int64(script[row, at])
+            if judging and judged[row, at]:
+                if python_seats >> seat & 1:
+                    if opinion_at[row] != at:
+                        status = PAUSED
+                        break
+                    wanted = opinion[row]
+                else:
+                    wanted = policies.decide(
+                        kind, external, settings, phase, seat, dealt_by, rounds, legal, hand, up, trumps, made_by,
+                        led, best, best_seat, played,
+                    )  # fmt: skip
+                if wanted != action:
+                    mismatches[row] += judged[row, at]
+        elif python_seats >> seat & 1:
+            status = PAUSED
+            break
+        else:
+            action = policies.decide(
+                kind, external, settings, phase, seat, dealt_by, rounds, legal, hand, up, trumps, made_by, led,
+                best, best_seat, played,
+            )  # fmt: skip
+        if not (0 <= action < NUM_ACTIONS and (legal >> action) & 1):
+            status = FAULT
+            break
+        if tracing:
+            actions[row, at] = action
+        if at < BIDS:
+            at += 1
+            if action != PASS:
+                trumps, made_by = action - ORDER_UP, seat
+                if rounds == 1:  # the dealer picks up the upcard, then discards
+                    held[dealt_by] |= np.int64(1) << up
+                    at = DISCARD_STEP
+                else:
+                    at = FIRST_CARD_STEP
+        else:
+            held[seat] ^= np.int64(1) << action
+            if at > DISCARD_STEP:
+                if not played:
+                    led_suit = _EFFECTIVE_SUIT[trumps * 52 + action]
+                    following, order = _SUIT_CARDS[trumps * 4 + led_suit], (trumps * 5 + led_suit) * 52
+                    led, best, best_seat = action, action, seat
+                elif _STRENGTH[order + action] > _STRENGTH[order + best]:
+                    best, best_seat = action, seat
+                if played == SEATS - 1:  # the trick's winner takes it and leads the next
+                    won += best_seat & 1
+                    lead_seat, led, best, best_seat = best_seat, NONE, NONE, NONE
+            at += 1
+    return status, seat, legal, action, at, trumps, made_by, rounds, lead_seat, led, best, best_seat, won
+
+
+def _points_by_tricks() -> np.ndarray:
+    """[maker's team * 6 + team one's tricks] (2,) each team's points for the hand (``rules.hand_points``)."""
+    table = np.zeros((rules.NUM_TEAMS * (rules.TRICKS_PER_HAND + 1), rules.NUM_TEAMS), dtype=np.int64)
+    for makers in range(rules.NUM_TEAMS):
+        for team_one in range(rules.TRICKS_PER_HAND + 1):
+            winners, points, _ = rules.hand_points((rules.TRICKS_PER_HAND - team_one, team_one), makers)
+            table[makers * (rules.TRICKS_PER_HAND + 1) + team_one, winners] = points
+    return table
+
+
+_POINTS = _points_by_tricks()
+
+
+@jit.njit(inline="always")
+def _score(points, row, made_by, won):
+    """Each seat's points (its team's) for hand ``row`` to ``points[row]``, team one having taken ``won`` tricks."""
+    at = (made_by & 1) * (rules.TRICKS_PER_HAND + 1) + won
+    for seat in range(SEATS):
+        points[row, seat] = _POINTS[at, seat & 1]
 
 
 _READ_ONLY_INT8 = types.Array(types.int8, 1, "C", readonly=True)
@@ -376,12 +564,10 @@ _ADVANCE = types.int64(
     _READ_ONLY_INT8,  # upcard
     types.int64[:, :],  # holdings (n, 4): each seat's cards
     types.int64[:],  # position: the next script position of each hand
-    types.int8[:, :],  # bids (n, 8)
+    types.int8[:, :],  # actions (n, SCRIPT_STEPS): the action taken at each position
     types.int8[:],  # trump
     types.int8[:],  # maker
     types.int8[:],  # making_round
-    types.int8[:],  # discard
-    types.int8[:, :],  # history (n, 20): the cards played
     types.int8[:, :],  # tricks_won (n, 2)
     types.int8[:],  # leader of the current trick
     types.int8[:],  # winning: the card winning the trick so far
@@ -392,125 +578,146 @@ _ADVANCE = types.int64(
     types.int64[:],  # mismatches: out, the weights of the judged actions a seat would not have taken
     types.int64[:],  # opinion: a Python seat's action at a judged position
     types.int64[:],  # opinion_at: the position it answered for
-    types.UniTuple(POLICY, SEATS),  # each seat's compiled policy
+    types.Array(types.int64, 1, "C", readonly=True),  # each seat's kind of policy (lockstep.CompiledSeats)
+    types.UniTuple(POLICY, SEATS),  # each seat's external compiled policy
     types.UniTuple(SETTINGS, SEATS),  # and its settings
     types.Array(types.boolean, 1, "C", readonly=True),  # seats played in Python
+    types.int64[:, :],  # points (n, 4): out, each seat's points once its hand is over
     types.int8[:],  # mover: out, at a pause the seat to move
     types.int64[:],  # legal: out, at a pause its legal actions
     types.int64[:],  # paused: out, the rows waiting on a Python seat
     types.int64[:],  # fault: out, (row, position, action) of an illegal action
 )
+MIXED = -2  # a lineup whose seats' policies are not one built-in policy: each seat's kind is read as it moves
 
 
 @jit.njit(_ADVANCE, cache=True, nogil=True)
 def _advance(
-    rows, dealer, upcard, holdings, position, bids, trump, maker, making_round, discard, history, tricks_won,
-    leader, winning, winner, script, script_length, judged, mismatches, opinion, opinion_at, policies, settings,
-    in_python, mover, legal_out, paused, fault,
+    rows, dealer, upcard, holdings, position, actions, trump, maker, making_round, tricks_won, leader, winning,
+    winner, script, script_length, judged, mismatches, opinion, opinion_at, kinds, external, settings, in_python,
+    points, mover, legal_out, paused, fault,
 ):  # fmt: skip
     """Play each of ``rows`` until its hand ends (its script ends, when judging) or a seat played in
     Python is to move; returns how many rows paused (their indexes in ``paused``). An illegal action
     stops it with ``fault`` set."""
-    judging = judged.shape[0] > 0
     python_seats = 0  # a bit per seat played in Python
     for seat in range(SEATS):
         python_seats |= in_python[seat] << seat
+    judging = judged.shape[0] > 0
     count = 0
     for row in rows:
-        # The hand's state in locals while it plays: loads and stores through arrays cost more than the rules.
-        at, dealt_by, up = position[row], np.int64(dealer[row]), np.int64(upcard[row])
-        trumps, made_by, rounds = np.int64(trump[row]), np.int64(maker[row]), np.int64(making_round[row])
-        lead_seat, best, best_seat = np.int64(leader[row]), np.int64(winning[row]), np.int64(winner[row])
-        scripted = script_length[row]
-        end = scripted if judging else SCRIPT_STEPS
-        proposed = np.int64(1) << (ORDER_UP + up // NUM_RANKS)
-        # The trick in play: its led card, the cards that follow it, and where its trick order is in _STRENGTH.
-        led, following, order = NONE, np.int64(0), 0
+        at, scripted = position[row], script_length[row]
+        led = NONE
         if FIRST_CARD_STEP <= at < SCRIPT_STEPS and (at - FIRST_CARD_STEP) & 3:
-            led = np.int64(history[row, (at - FIRST_CARD_STEP) & ~3])
-            led_suit = _EFFECTIVE_SUIT[trumps * 52 + led]
-            following, order = _SUIT_CARDS[trumps * 4 + led_suit], (trumps * 5 + led_suit) * 52
-        while at < end:
-            played = 0
-            if at < BIDS:  # making: bid k from the seat k + 1 places left of the dealer
-                phase, seat, rounds = _MAKING, (dealt_by + at + 1) & 3, 1 + (at >> 2)
-                hand = holdings[row, seat]
-                if at < SEATS:
-                    legal = proposed | _PASS_BIT
-                else:  # round two: any other suit, and the dealer may not pass
-                    legal = (_EVERY_ORDER ^ proposed) | (_PASS_BIT if at < BIDS - 1 else 0)
-            elif at == DISCARD_STEP:
-                phase, seat = _DISCARD, dealt_by
-                hand = legal = holdings[row, seat]
-            else:
-                phase, played = _PLAYING, (at - FIRST_CARD_STEP) & 3
-                seat = (lead_seat + played) & 3
-                hand = legal = holdings[row, seat]
-                if played and hand & following:  # follow suit when able
-                    legal = hand & following
-            if at < scripted:
-                action = np.int64(script[row, at])
-                if judging and judged[row, at]:
-                    if python_seats >> seat & 1:
-                        if opinion_at[row] != at:
-                            mover[row], legal_out[row] = seat, legal
-                            paused[count] = row
-                            count += 1
-                            break
-                        wanted = opinion[row]
-                    else:
-                        wanted = policies[seat](
-                            phase, seat, dealt_by, rounds, legal, hand, up, trumps, made_by, led, best, best_seat,
-                            played, settings[seat],
-                        )  # fmt: skip
-                    if wanted != action:
-                        mismatches[row] += judged[row, at]
-            elif python_seats >> seat & 1:
-                mover[row], legal_out[row] = seat, legal
-                paused[count] = row
-                count += 1
-                break
-            else:
-                action = policies[seat](
-                    phase, seat, dealt_by, rounds, legal, hand, up, trumps, made_by, led, best, best_seat, played,
-                    settings[seat],
-                )  # fmt: skip
-            if not (0 <= action < NUM_ACTIONS and (legal >> action) & 1):
-                mover[row] = seat
-                fault[0], fault[1], fault[2] = row, at, action
-                break
-            if at < BIDS:
-                bids[row, at] = action
-                at += 1
-                if action != PASS:
-                    trumps, made_by = action - ORDER_UP, seat
-                    if rounds == 1:  # the dealer picks up the upcard, then discards
-                        holdings[row, dealt_by] |= np.int64(1) << up
-                        at = DISCARD_STEP
-                    else:
-                        at = FIRST_CARD_STEP
-            elif at == DISCARD_STEP:
-                holdings[row, seat] ^= np.int64(1) << action
-                discard[row] = action
-                at += 1
-            else:
-                holdings[row, seat] ^= np.int64(1) << action
-                history[row, at - FIRST_CARD_STEP] = action
-                if not played:
-                    led_suit = _EFFECTIVE_SUIT[trumps * 52 + action]
-                    following, order = _SUIT_CARDS[trumps * 4 + led_suit], (trumps * 5 + led_suit) * 52
-                    led, best, best_seat = action, action, seat
-                elif _STRENGTH[order + action] > _STRENGTH[order + best]:
-                    best, best_seat = action, seat
-                if played == SEATS - 1:  # the trick's winner takes it and leads the next
-                    tricks_won[row, best_seat & 1] += 1
-                    lead_seat, led, best, best_seat = best_seat, NONE, NONE, NONE
-                at += 1
+            led = np.int64(actions[row, FIRST_CARD_STEP + ((at - FIRST_CARD_STEP) & ~3)])
+        stopped, seat, legal, action, at, trumps, made_by, rounds, lead_seat, led, best, best_seat, won = _play_on(
+            row, holdings[row], np.int64(dealer[row]), np.int64(upcard[row]), at, np.int64(trump[row]),
+            np.int64(maker[row]), np.int64(making_round[row]), np.int64(leader[row]), led, np.int64(winning[row]),
+            np.int64(winner[row]), np.int64(tricks_won[row, 1]), script, scripted,
+            _end(scripted, judging), judged, mismatches, opinion, opinion_at, python_seats, MIXED,
+            kinds, external, settings, actions,
+        )  # fmt: skip
+        tricks_won[row, 1] = won
+        tricks_won[row, 0] = max(at - FIRST_CARD_STEP, 0) // SEATS - won
         position[row], trump[row], maker[row], making_round[row] = at, trumps, made_by, rounds
         leader[row], winning[row], winner[row] = lead_seat, best, best_seat
-        if fault[0] != NO_FAULT:
+        if at == SCRIPT_STEPS:
+            _score(points, row, made_by, won)
+        if stopped == PAUSED:
+            mover[row], legal_out[row] = seat, legal
+            paused[count] = row
+            count += 1
+        elif stopped == FAULT:
+            mover[row] = seat
+            fault[0], fault[1], fault[2] = row, at, action
             break
     return count
 
 
 _ADVANCE_ENTRY = lockstep.entry_point(_advance, _ADVANCE)
+
+
+_PLAY = types.int64(
+    types.Array(types.int8, 2, "C", readonly=True),  # deals (n, 24)
+    types.Array(types.int64, 1, "C", readonly=True),  # round_ids: hand i is dealt by seat round_ids[i] % 4
+    types.Array(types.int64, 1, "C", readonly=True),  # each seat's kind of policy (lockstep.CompiledSeats)
+    types.UniTuple(POLICY, SEATS),  # each seat's external compiled policy
+    types.UniTuple(SETTINGS, SEATS),  # and its settings
+    types.Array(types.int8, 2, "C", readonly=True),  # script (n, SCRIPT_STEPS) ((0, SCRIPT_STEPS): none)
+    types.Array(types.int64, 1, "C", readonly=True),  # script_length (n,) ((0,): none)
+    types.Array(types.int64, 2, "C", readonly=True),  # judged (n, SCRIPT_STEPS) weights ((0, SCRIPT_STEPS): play)
+    types.int64[:],  # mismatches: out, when judging
+    types.int64[:, :],  # points (n, 4): out, each seat's points
+    types.int8[:, :],  # actions (n, SCRIPT_STEPS): out, the trace ((0, SCRIPT_STEPS): none kept)
+)
+
+
+@jit.njit(inline="always")
+def _play_dealt(
+    deals, round_ids, kinds, external, settings, script, script_length, judged, mismatches, points, actions, lineup
+):  # fmt: skip
+    """Play each deal from its pack to its end (to its script's end, when judging) when every seat's
+    policy is compiled: ``points`` (and ``mismatches``, ``actions`` when they have rows) filled in.
+    Returns -1, or the first row whose deal is not a pack or whose mover chose an illegal action
+    (``_play_every_seat_compiled`` plays it again to say which). ``lineup`` is the kind of every
+    seat's policy, or ``MIXED``: each kernel below is this loop compiled for one such constant.
+
+    Unlike ``_Block``, a hand's state lives in locals from its deal to its score: no arrays are laid out."""
+    judging = judged.shape[0] > 0
+    held = np.empty(SEATS, dtype=np.int64)
+    no_opinion = np.empty(0, dtype=np.int64)
+    for row in range(deals.shape[0]):
+        dealt_by = round_ids[row] % SEATS
+        if not _deal(deals[row], dealt_by, held):
+            return row
+        scripted = script_length[row] if script_length.shape[0] else 0
+        stopped, _, _, _, at, _, made_by, _, _, _, _, _, won = _play_on(
+            row, held, dealt_by, np.int64(deals[row, rules.UPCARD_POSITION]), 0, NONE, NONE, 1, (dealt_by + 1) & 3,
+            NONE, NONE, NONE, 0, script, scripted, _end(scripted, judging), judged, mismatches,
+            no_opinion, no_opinion, 0, lineup, kinds, external, settings, actions,
+        )  # fmt: skip
+        if stopped != ENDED:
+            return row
+        if at == SCRIPT_STEPS:
+            _score(points, row, made_by, won)
+    return -1
+
+
+@jit.njit(_PLAY, cache=True, nogil=True)
+def _play_simple(
+    deals, round_ids, kinds, external, settings, script, script_length, judged, mismatches, points, actions
+):
+    """``_play_dealt`` with Simple in every seat."""
+    return _play_dealt(
+        deals, round_ids, kinds, external, settings, script, script_length, judged, mismatches, points, actions,
+        policies.SIMPLE,
+    )  # fmt: skip
+
+
+@jit.njit(_PLAY, cache=True, nogil=True)
+def _play_heuristic(
+    deals, round_ids, kinds, external, settings, script, script_length, judged, mismatches, points, actions
+):  # fmt: skip
+    """``_play_dealt`` with the heuristic in every seat (its settings may differ by seat)."""
+    return _play_dealt(
+        deals, round_ids, kinds, external, settings, script, script_length, judged, mismatches, points, actions,
+        policies.HEURISTIC,
+    )  # fmt: skip
+
+
+@jit.njit(_PLAY, cache=True, nogil=True)
+def _play_mixed(
+    deals, round_ids, kinds, external, settings, script, script_length, judged, mismatches, points, actions
+):
+    """``_play_dealt`` with any compiled policies, each seat's read as it moves."""
+    return _play_dealt(
+        deals, round_ids, kinds, external, settings, script, script_length, judged, mismatches, points, actions, MIXED
+    )
+
+
+_PLAY_ENTRIES = {
+    policies.SIMPLE: lockstep.entry_point(_play_simple, _PLAY),
+    policies.HEURISTIC: lockstep.entry_point(_play_heuristic, _PLAY),
+    MIXED: lockstep.entry_point(_play_mixed, _PLAY),
+}
+"""The kernel for an all-compiled lineup: by the kind every seat shares, else MIXED."""

@@ -1,82 +1,14 @@
-"""The spec's Simple player (EECS 280 Euchre, "Euchre Simple Player strategy"), a compiled policy.
-
-Every decision is a few lookups in tables: hands are int64 card bitmasks, making counts trump face
-cards with ``rules.TRUMP_FACES``, and each way of choosing a card is a ``CardPicker`` (see
-``strategies.euchre.batch``) whose keys rank the cards as the rule does. Leading, for one: every
-non-trump card ranks above every trump and, within each group, the trick order decides, so the
-highest key is the highest non-trump card or, with only trump, the highest trump. The fast engine
-calls the policy inside its kernel; ``choose`` runs it over a batch's rows.
-"""
+"""The spec's Simple player (EECS 280 Euchre, "Euchre Simple Player strategy"): the compiled policy and
+its reasons are ``sim.euchre.policies.simple``."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from sim import jit
 from sim.api import CompiledPolicy
-from sim.cards import NUM_CARDS, count_cards, suit_of
-from sim.euchre import rules
-from sim.euchre.observation import NONE, ORDER_UP, PASS, POLICY, Observation, Phase, choose_compiled
+from sim.euchre.observation import Observation, choose_compiled
+from sim.euchre.policies.simple import simple
 from strategies import register
-from strategies.euchre.batch import HALF, LED_CONTEXT, NEXT_SUIT, CardPicker, pick
-
-_LOWEST = rules.PACK_SIZE - 1  # a key minus a card's place in the trick order ranks the lowest card highest
-_NON_TRUMP = 32  # above every place in the trick order
-_MAKING, _DISCARD = int(Phase.MAKING), int(Phase.DISCARD)
-
-
-def _strength(trump: int, led: int, card: int) -> int:
-    """The card's place in the trick order with ``trump`` and led suit ``led`` (``rules.NO_LED``: none)."""
-    return int(rules.STRENGTH[trump, led, card])
-
-
-def _lead_key(trump: int, card: int) -> int:
-    non_trump = rules.effective_suit(card, trump) != trump
-    return _strength(trump, rules.NO_LED, card) + (_NON_TRUMP if non_trump else 0)
-
-
-def _play_key(context: int, card: int) -> int:
-    trump, led = divmod(context, 4)
-    if rules.effective_suit(card, trump) == led:
-        return _NON_TRUMP + _strength(trump, led, card)
-    return _LOWEST - _strength(trump, led, card)
-
-
-_DISCARD_PICKER = CardPicker.of(4, lambda trump, card: _LOWEST - _strength(trump, rules.NO_LED, card))
-_DISCARD_FIRST, _DISCARD_SECOND = _DISCARD_PICKER.first, _DISCARD_PICKER.second
-"""[trump] the lowest card in the order with trump."""
-_LEAD_PICKER = CardPicker.of(4, _lead_key)
-_LEAD_FIRST, _LEAD_SECOND = _LEAD_PICKER.first, _LEAD_PICKER.second
-"""[trump] the highest non-trump card, else the highest trump."""
-_PLAY_PICKER = CardPicker.of(16, _play_key)
-_PLAY_FIRST, _PLAY_SECOND = _PLAY_PICKER.first, _PLAY_PICKER.second
-"""[trump * 4 + led suit] the highest card of the led suit, else the lowest card, in the trick's order."""
-_PLAY_BASE = LED_CONTEXT * HALF  # [trump * 52 + led card] the trick's context in the play picker, times ``HALF``
-_PROPOSED = np.array(
-    [suit_of(card) for card in range(NUM_CARDS)] + [NEXT_SUIT[suit_of(card)] for card in range(NUM_CARDS)]
-)
-"""[round two * 52 + upcard] the suit the round proposes: the upcard's, then the next suit."""
-_TRUMP_FACES = rules.TRUMP_FACES
-
-
-@jit.njit(POLICY.signature, cache=True, nogil=True)
-def simple(
-    phase, seat, dealer, making_round, legal, hand, upcard, trump, maker, led, winning, winner, played, settings
-):
-    """Making: order up the proposed suit with two trump face cards in round one (the upcard not
-    counted), one in round two, and always as the dealer in round two. The dealer discards its lowest
-    card with trump. Lead the highest non-trump card (with only trump, the highest trump); follow
-    with the highest card of the led suit, else throw the lowest card."""
-    if phase == _MAKING:
-        round_two = making_round == 2
-        proposed = _PROPOSED[round_two * NUM_CARDS + upcard]
-        faces = count_cards(hand & _TRUMP_FACES[proposed]) + (round_two and seat == dealer)
-        return ORDER_UP + proposed if faces >= 2 - round_two else PASS
-    if phase == _DISCARD:
-        return pick(_DISCARD_FIRST, _DISCARD_SECOND, trump * HALF, hand)
-    if led == NONE:
-        return pick(_LEAD_FIRST, _LEAD_SECOND, trump * HALF, hand)
-    return pick(_PLAY_FIRST, _PLAY_SECOND, _PLAY_BASE[trump * NUM_CARDS + led], hand)
 
 
 @register("euchre", "simple")

@@ -20,7 +20,7 @@ from sim.cards import cards_in, rank_of, suit_of
 from sim.euchre import rules
 from sim.euchre.game import GAME
 from sim.euchre.observation import NONE, PASS, Observation, Phase, order_up
-from strategies.euchre import batch as helpers
+from sim.euchre.policies import pickers as helpers
 
 DEALS = 200
 SEED = 11
@@ -347,8 +347,7 @@ def test_a_card_picker_picks_the_held_card_with_the_highest_key():
         for hand, context in zip(hands.tolist(), contexts.tolist())
     ]
     picked = [
-        helpers.pick(picker.first, picker.second, context * helpers.HALF, hand)
-        for hand, context in zip(hands.tolist(), contexts.tolist())
+        helpers.pick(picker.entries, context * 52, hand) for hand, context in zip(hands.tolist(), contexts.tolist())
     ]
     assert picked == expected
 

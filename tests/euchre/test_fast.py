@@ -1,6 +1,7 @@
 """The compiled Euchre engine: the same moves, observations and points as the reference engine,
 and the rules' invariants over every hand it plays."""
 
+import numba
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -8,11 +9,12 @@ from hypothesis import strategies as st
 
 import strategies
 from sim import games, lockstep
-from sim.api import StrategyFault
+from sim.api import CompiledPolicy, StrategyFault
 from sim.crosscheck import crosscheck
-from sim.euchre import fast, rules
+from sim.euchre import fast, policies, rules
 from sim.euchre.game import GAME
-from sim.euchre.observation import NONE, PASS, POLICY
+from sim.euchre.observation import BIDS, DISCARD_STEP, FIRST_CARD_STEP, NONE, PASS, POLICY, choose_compiled
+from sim.euchre.policies.simple import simple as simple_policy
 from tests.keeper import Keeper
 
 
@@ -96,12 +98,12 @@ def test_tournaments_default_to_the_fast_engine():
 
 
 def finished_hands(deals, players):
-    """The engine's record of these hands played to their end (one block)."""
+    """The engine's record of these hands played to their end (one block, the general kernel)."""
     count = len(deals)
     ids, scores = np.arange(count), np.zeros((count, 2), np.int64)
     script, script_length = np.empty((count, fast.SCRIPT_STEPS), np.int8), np.zeros(count, np.int64)
     block = fast._Block(np.asarray(deals, dtype=np.int8), ids, scores, script, script_length)
-    block.play(lockstep.CompiledSeats(players, POLICY, fast._never_called))
+    block.play(lockstep.CompiledSeats(players, POLICY, fast._never_called, policies.BUILT_IN))
     return block
 
 
@@ -111,23 +113,23 @@ def test_every_hand_keeps_the_rules(seed, lineup):
     deals = GAME.deals(seed, 0, 64)
     players = [Hashed()] * 4 if lineup == "random" else [strategies.get("euchre", lineup)] * 4
     hands = finished_hands(deals, players)
+    assert np.array_equal(hands.points, fast.play_rounds(deals, players).points)  # as one kernel call plays them
     pack = set(rules.NEW_PACK)
     for row, deal in enumerate(deals.tolist()):
-        played = hands.history[row].tolist()
+        played = hands.actions[row, FIRST_CARD_STEP:].tolist()
+        discard = int(hands.actions[row, DISCARD_STEP])
         assert NONE not in played and len(set(played)) == rules.NUM_PLAYERS * rules.TRICKS_PER_HAND
-        picked_up = hands.discard[row] != NONE
+        picked_up = discard != NONE
         # 24 cards conserved: played, thrown away by the dealer, or never dealt (the upcard unless taken).
         never_dealt = set(deal[rules.UPCARD_POSITION :]) - ({deal[rules.UPCARD_POSITION]} if picked_up else set())
-        thrown = {int(hands.discard[row])} if picked_up else set()
+        thrown = {discard} if picked_up else set()
         assert sorted(played + sorted(thrown) + sorted(never_dealt)) == sorted(pack)
         assert (hands.holdings[row] == 0).all()
         assert hands.tricks_won[row].sum() == rules.TRICKS_PER_HAND  # one winner per trick, five tricks
-        bids = [bid for bid in hands.bids[row].tolist() if bid != NONE]
+        bids = [bid for bid in hands.actions[row, :BIDS].tolist() if bid != NONE]
         assert bids[-1] != PASS and all(bid == PASS for bid in bids[:-1])  # made once, by the last bidder
-    scored = hands.team_points()
-    for row in range(len(deals)):
         winners, points, _ = rules.hand_points(hands.tricks_won[row], rules.team_of(int(hands.maker[row])))
-        assert scored[row, winners] == points and scored[row, 1 - winners] == 0
+        assert all(hands.points[row, seat] == (points if rules.team_of(seat) == winners else 0) for seat in range(4))
 
 
 def test_an_illegal_choice_names_the_strategy_and_is_never_a_result():
@@ -199,3 +201,45 @@ def test_blocks_of_any_size_play_alike():
 def test_deals_that_are_not_euchre_packs_are_refused(deals, message):
     with pytest.raises(fast.DealError, match=message):
         fast.play_rounds(deals, [strategies.get("euchre", "simple")] * 4)
+
+
+class FromOutside:
+    """Simple's policy compiled apart from the built-in one, as a policy from ``--import`` is: the
+    kernels call it through its address."""
+
+    name = "simple-from-outside"
+    compiled = CompiledPolicy(numba.njit(POLICY.signature, nogil=True)(simple_policy.py_func))
+
+    def choose(self, observation):
+        return choose_compiled(self.compiled, observation)
+
+
+def test_a_policy_from_outside_plays_through_its_address_as_the_built_in_does():
+    outside, simple = FromOutside(), strategies.get("euchre", "simple")
+    assert (lockstep.CompiledSeats([outside] * 4, POLICY, fast._never_called, policies.BUILT_IN).kinds == -1).all()
+    deals = GAME.deals(15, 0, 2000)
+    ids = np.arange(len(deals)) * 3
+    built_in = fast.play_rounds(deals, [simple] * 4, ids, trace=True)
+    for lineup in ([outside] * 4, [outside, simple] * 2, [outside, Hashed()] * 2):
+        played = fast.play_rounds(deals, lineup, ids, trace=True)
+        alike = fast.play_rounds(deals, [simple if player is outside else player for player in lineup], ids, trace=True)
+        assert np.array_equal(played.actions, alike.actions) and np.array_equal(played.points, alike.points)
+    played = fast.play_rounds(deals, [outside] * 4, ids, trace=True)
+    assert np.array_equal(played.actions, built_in.actions) and np.array_equal(played.points, built_in.points)
+    # Judged: every scripted action of another policy's hands, as Simple would not all have taken them.
+    script = fast.play_rounds(deals, [strategies.get("euchre", "heuristic")] * 4, ids, trace=True).actions
+    length = np.full(len(deals), fast.SCRIPT_STEPS)
+    weights = np.ones(script.shape, dtype=np.int64)
+    scores = np.zeros((len(deals), 2), dtype=np.int64)
+    judged = [
+        fast.judge_scripts(deals, [player] * 4, ids, scores, script, length, weights) for player in (outside, simple)
+    ]
+    assert np.array_equal(*judged) and judged[0].any()
+
+
+def test_the_trace_is_every_action_by_script_position():
+    deals = GAME.deals(16, 0, 500)
+    played = fast.play_rounds(deals, [strategies.get("euchre", "heuristic")] * 4, trace=True)
+    assert played.actions.shape == (len(deals), fast.SCRIPT_STEPS) and played.actions.dtype == np.int8
+    assert (played.actions[:, FIRST_CARD_STEP:] != NONE).all()  # every card of every hand
+    assert fast.play_rounds(deals, [strategies.get("euchre", "heuristic")] * 4).actions is None

@@ -1,15 +1,12 @@
-"""What the compiled Euchre policies share: card bitmasks as small patterns, and tables that pick a card
-from a pattern.
+"""What the built-in Euchre policies share: card bitmasks as small patterns, and card pickers.
 
 Hands are int64 card bitmasks (``sim.cards``: bit ``suit * 13 + rank``). A Euchre suit has six cards,
 so ``halves`` packs a hand's 24 pack cards into two 12-bit patterns (clubs and diamonds, hearts and
-spades), and a ``CardPicker`` chooses a card from a hand with two lookups in tables of 4096 entries
-and a maximum: each card has a key in each context (a trump suit, say, or a trump and a led suit) and
-the picker returns the held card with the highest key. The keys come from the scalar rules
-(``sim.euchre.rules``' ``STRENGTH``, its trick order), so the tables agree with them by construction.
-
-``pick`` and ``count`` are the same for one hand inside a compiled policy: a choice of a card is two
-lookups and a maximum, with no branch on the cards held.
+spades), which tables of 4096 entries can be indexed by (the heuristic's hand values). A
+``CardPicker`` chooses a card from a hand: each card has a key in each context (a trump suit, say,
+or a trump and a led suit) and ``pick`` returns the held card with the highest key. The keys come
+from the scalar rules (``sim.euchre.rules``' ``STRENGTH``, its trick order), so the pickers agree
+with them by construction.
 """
 
 from __future__ import annotations
@@ -19,7 +16,7 @@ from collections.abc import Callable
 import numpy as np
 
 from sim import jit
-from sim.cards import make_card
+from sim.cards import lowest_bit, make_card
 from sim.euchre import rules
 
 PACK_BITS = np.int64(1) << rules.PACK_CARDS
@@ -51,7 +48,7 @@ def halves(cards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 class CardPicker:
-    """Picks, in each row, the held card with the highest key in the row's context.
+    """Picks the held card with the highest key in a context (``pick``, in compiled policies).
 
     ``keys`` is (contexts, 52): each card id's key in each context, a whole number from 0 to 511,
     no two pack cards sharing a key in a context (only the pack's cards are ever looked up).
@@ -64,12 +61,8 @@ class CardPicker:
             raise ValueError("card keys run from 0 to 511")
         if any(len(set(row.tolist())) != rules.PACK_SIZE for row in pack_keys):
             raise ValueError("two cards share a key in a context")
-        # A table entry is the best card's key and its id in the low six bits, -1 for no card.
-        entries = keys[:, PATTERN_CARDS] * 64 + PATTERN_CARDS  # (contexts, 24) in pattern bit order
-        bits = (np.arange(HALF)[:, None] >> np.arange(12)) & 1 == 1  # (4096, 12): the cards of each pattern
-        tables = [np.where(bits, entries[:, None, half * 12 : half * 12 + 12], -1).max(axis=-1) for half in range(2)]
-        self.first = tables[0].astype(np.int16).reshape(-1)  # [context * 4096 + pattern]
-        self.second = tables[1].astype(np.int16).reshape(-1)
+        # An entry is a card's key and, in the low six bits, its id: the highest entry is the card to pick.
+        self.entries = (keys * 64 + np.arange(52)).astype(np.int16).reshape(-1)  # [context * 52 + card]
 
     @classmethod
     def of(cls, contexts: int, key: Callable[[int, int], int]) -> CardPicker:
@@ -89,12 +82,14 @@ LED_CONTEXT = np.array(
 # --------------------------------------------------------------------------- in compiled policies
 
 
-@jit.njit(cache=True, nogil=True)
-def pick(first: np.ndarray, second: np.ndarray, base: int, cards: int) -> int:
+@jit.njit(inline="always")
+def pick(entries: np.ndarray, base: int, cards: int) -> int:
     """The card with the highest key among the non-empty card bitmask ``cards``, by a ``CardPicker``'s
-    tables ``first`` and ``second`` at ``base``, its context times ``HALF``: ``pick_at`` for one row."""
-    packed = cards | (cards >> 7)  # ``halves``, step by step
-    packed &= SIX_BITS
-    packed |= packed >> 7
-    best = max(first[base + (packed & (HALF - 1))], second[base + ((packed >> 26) & (HALF - 1))])
+    ``entries`` at ``base``, its context times 52. A hand holds a few cards and the entries of a
+    context are 104 bytes, so a loop over the cards held beats lookups by pattern in tables too
+    large to stay in the cache."""
+    best = -1
+    while cards:
+        best = max(best, entries[base + lowest_bit(cards)])
+        cards &= cards - 1
     return best & 63
