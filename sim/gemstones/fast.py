@@ -11,7 +11,8 @@ small function of one row that returns the step after it.
 
 ``play_rounds``, ``play_games``, ``play_on`` and ``play_from`` play games to their end (or for some
 turns). A strategy with a compiled policy (``strategy.compiled``, a ``CompiledPolicy``) is called
-inside the kernel, so a lineup of such strategies plays a whole block of games in one kernel call.
+inside the kernel, so a lineup of such strategies plays a whole block of games in one kernel call: a
+built-in policy (``sim.gemstones.policies``) directly, inlined, any other through its address.
 Any other strategy is asked in Python: the kernel plays every game up to its next decision by such a
 seat, the strategy gets those games as one ``Observation`` batch, and the kernel resumes with its
 answers. Every action, compiled or not, is checked; an illegal one raises ``StrategyFault`` naming
@@ -34,12 +35,14 @@ from dataclasses import dataclass
 
 import numpy as np
 from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from sim import jit, lockstep
 from sim.api import MAX_POLICY_SETTINGS, ArrayRecord, Strategy, round_ids
 from sim.cards import bits_to_bools
 from sim.games import DealSource, GamesResult, RoundsResult
-from sim.gemstones import rules
+from sim.gemstones import policies, rules
 from sim.gemstones.engine import DEFAULT_VARIANTS, NUM_PLAYERS, SOLD_CARDS_RULES, Variants
 from sim.gemstones.observation import (
     BUY,
@@ -166,6 +169,8 @@ _ARRAY_TYPES = {
     **{name: _INTS[:, ::1] for name in ("hand_sizes", "slots", "coins", "trade_counts", "removed_counts")},
 }
 _STATES = types.NamedTuple([_ARRAY_TYPES.get(name, _INTS[::1]) for name in _FIELDS], _Arrays)
+_DTYPES = tuple(np.dtype(np.int8 if kind.dtype == _BYTES else np.int64) for kind in _STATES.types)
+"""Each field's dtype in the kernels, in ``_FIELDS``' order (found once: numba's types are slow to build)."""
 
 _Rules = namedtuple(
     "_Rules", ["third_chain_cost", "draw_at_turn_start", "finish_round", "sold_cards", "bean_protection", "final_sale"]
@@ -191,10 +196,8 @@ def _arrays_of(states: GameStates) -> _Arrays:
     """The arrays of ``states`` as the kernels take them; an array of another dtype or layout is
     replaced in ``states`` by a converted copy first, so the kernels' changes stay in ``states``."""
     arrays = []
-    for name in _FIELDS:
-        kind = _ARRAY_TYPES.get(name, _INTS[::1])
+    for name, dtype in zip(_FIELDS, _DTYPES):
         values = getattr(states, name)
-        dtype = np.int8 if kind.dtype == types.int8 else np.int64
         if values.dtype != dtype or not values.flags.c_contiguous or not values.flags.writeable:
             values = np.array(values, dtype=dtype, order="C")
             setattr(states, name, values)
@@ -210,12 +213,19 @@ def deal(deals: np.ndarray, round_ids: np.ndarray | None = None, variants: Varia
     reference ``State.new`` takes it), numbered ``round_ids`` (default 0..n-1), at their first decision.
     ``DealError`` for a deal that is not the 104 cards of the spec's table."""
     deals = _checked_deals(deals)
+    ids = np.arange(len(deals), dtype=np.int64) if round_ids is None else np.asarray(round_ids, dtype=np.int64)
+    states = _dealt(deals, ids)
+    _run(states, np.arange(len(deals)), variants)  # on to each game's first decision
+    return states
+
+
+def _dealt(deals: np.ndarray, ids: np.ndarray) -> GameStates:
+    """New games of checked ``deals``, before their first turn starts (the kernel starts it)."""
     count = len(deals)
-    ids = np.arange(count, dtype=np.int64) if round_ids is None else np.asarray(round_ids, dtype=np.int64)
     hands = np.full((count, SEATS, HAND_WIDTH), NONE, dtype=np.int8)
     hands[:, :, : rules.HAND_SIZE] = deals[:, _DEALT].transpose(0, 2, 1)
     zeros = np.zeros(count, dtype=np.int64)
-    states = GameStates(
+    return GameStates(
         deck=deals.astype(np.int8),
         deck_size=np.full(count, rules.NUM_CARDS - SEATS * rules.HAND_SIZE, dtype=np.int64),
         hands=hands,
@@ -237,12 +247,10 @@ def deal(deals: np.ndarray, round_ids: np.ndarray | None = None, variants: Varia
         step=zeros.copy(),
         round_id=ids.copy(),
     )
-    _run(states, np.arange(count), variants)  # on to each game's first decision
-    return states
 
 
 def _checked_deals(deals: np.ndarray) -> np.ndarray:
-    """The deals as int64 stone ids once each is exactly the spec's 104 cards."""
+    """The deals as C-ordered int8 stone ids once each is exactly the spec's 104 cards."""
     deals = np.asarray(deals)
     if deals.ndim != 2 or deals.shape[1] != rules.NUM_CARDS or not np.issubdtype(deals.dtype, np.integer):
         raise DealError(
@@ -250,12 +258,27 @@ def _checked_deals(deals: np.ndarray) -> np.ndarray:
         )
     if deals.size and (deals.min() < 0 or deals.max() >= NUM_STONES):
         raise DealError(f"a Gemstones deal holds stone ids from 0 to {NUM_STONES - 1}")
-    deals = deals.astype(np.int64, copy=False)
-    offsets = np.arange(len(deals))[:, None] * NUM_STONES
-    counts = np.bincount((deals + offsets).ravel(), minlength=len(deals) * NUM_STONES).reshape(-1, NUM_STONES)
-    if (counts != rules.CARDS_PER_STONE).any():
+    deals = np.ascontiguousarray(deals, dtype=np.int8)
+    if not _whole_packs(deals):
         raise DealError("a Gemstones deal holds exactly the 104 cards of the spec's table")
     return deals
+
+
+_CARDS_PER_STONE = np.array(rules.CARDS_PER_STONE, dtype=np.int64)
+
+
+@jit.njit(types.boolean(types.Array(types.int8, 2, "C", readonly=True)), cache=True, nogil=True)
+def _whole_packs(deals):
+    """Whether every row of ``deals`` (stone ids) holds each stone as often as the spec's table."""
+    counts = np.empty(NUM_STONES, dtype=np.int64)
+    for row in range(deals.shape[0]):
+        counts[:] = 0
+        for stone in deals[row]:
+            counts[stone] += 1
+        for stone in range(NUM_STONES):
+            if counts[stone] != _CARDS_PER_STONE[stone]:
+                return False
+    return True
 
 
 # --------------------------------------------------------------------------- what the mover sees
@@ -321,13 +344,25 @@ def apply(states: GameStates, actions: np.ndarray, variants: Variants = DEFAULT_
 # --------------------------------------------------------------------------- playing games out
 
 
+@dataclass(frozen=True)
+class GameResults(RoundsResult):
+    """What B games came to, in the order of the deals: ``points`` (B, 2) int64, each seat's coins, and
+    on request the trace."""
+
+    actions: np.ndarray | None = None
+    """(B, T) int16, when a trace was asked for: each game's actions in the order they were taken
+    (``observation``'s action numbers), -1 after its last; T is the most decisions a game of the batch took."""
+
+
 def play_rounds(
     deals: np.ndarray,
     strategies: Sequence[Strategy],
     round_ids: np.ndarray | None = None,
     variants: Variants = DEFAULT_VARIANTS,
-) -> RoundsResult:
-    """Play each deal as a whole game with ``strategies[seat]`` in each seat: each seat's coins.
+    trace: bool = False,
+) -> GameResults:
+    """Play each deal as a whole game with ``strategies[seat]`` in each seat: each seat's coins and,
+    with ``trace``, the actions the kernel took (``GameResults.actions``).
 
     Game ``i`` is numbered ``round_ids[i]`` (default ``0..n-1``), as the reference's ``new_state``
     numbers it. Raises ``StrategyFault`` naming a strategy that raised or chose what it may not, and
@@ -335,14 +370,35 @@ def play_rounds(
     """
     deals = _checked_deals(deals)
     ids = np.arange(len(deals), dtype=np.int64) if round_ids is None else np.asarray(round_ids, dtype=np.int64)
-    coins = np.zeros((len(deals), SEATS), dtype=np.int64)
+    coins = np.empty((len(deals), SEATS), dtype=np.int64)
     seats = _seats(strategies)
+    traces = []
     for start in range(0, len(deals), BLOCK_SIZE):
         block = slice(start, start + BLOCK_SIZE)
-        states = deal(deals[block], ids[block], variants)
-        _play(states, seats, variants)
+        states = _dealt(deals[block], ids[block])
+        taken = _play(states, seats, variants, trace=_new_trace(len(states.mover)) if trace else None)
         coins[block] = states.coins
-    return RoundsResult(coins)
+        if trace:
+            traces.append(taken[:, : states.step.max(initial=0)])
+    return GameResults(coins, _joined(traces) if trace else None)
+
+
+TRACE_WIDTH = 256  # a trace's columns at first: a game takes about 160 decisions, a longer one widens it
+
+
+def _new_trace(size: int, width: int = TRACE_WIDTH) -> np.ndarray:
+    """(size, width) int16 actions, none taken yet (-1)."""
+    return np.full((size, width), NO_ACTION, dtype=np.int16)
+
+
+def _joined(traces: list[np.ndarray]) -> np.ndarray:
+    """The blocks' traces, one below the other, padded with -1 to the widest."""
+    joined = _new_trace(sum(len(part) for part in traces), max((part.shape[1] for part in traces), default=0))
+    start = 0
+    for part in traces:
+        joined[start : start + len(part), : part.shape[1]] = part
+        start += len(part)
+    return joined
 
 
 def play_games(
@@ -377,10 +433,20 @@ def play_on(
 
 
 def _seats(strategies: Sequence[Strategy]) -> lockstep.CompiledSeats:
-    """The seats' strategies as the kernel takes them; ``ValueError`` unless there are two."""
+    """The seats' strategies as the kernel takes them; ``ValueError`` unless there are two. The last
+    lineup's are kept: a lookahead plays on with the same strategies at every decision, and finding
+    their policies' addresses took a fifth of its time."""
+    global _last_seats
     if len(strategies) != SEATS:
         raise ValueError(f"Gemstones needs {SEATS} strategies, got {len(strategies)}")
-    return lockstep.CompiledSeats(strategies, POLICY, _never_called)
+    lineup = (*strategies, *(getattr(strategy, "compiled", None) for strategy in strategies))
+    if _last_seats is None or any(mine is not last for mine, last in zip(lineup, _last_seats[0])):
+        _last_seats = lineup, lockstep.CompiledSeats(strategies, POLICY, _never_called, policies.BUILT_IN)
+    return _last_seats[1]
+
+
+_last_seats: tuple[tuple[object, ...], lockstep.CompiledSeats] | None = None
+"""The last lineup ``_seats`` was given (its strategies, then their compiled policies) and its seats."""
 
 
 @dataclass(frozen=True)
@@ -391,6 +457,9 @@ class _Stop:
     legal: np.ndarray
 
 
+_NO_TRACE = _new_trace(0, 0)
+
+
 def _run(
     states: GameStates,
     rows: np.ndarray,
@@ -398,10 +467,12 @@ def _run(
     seats: lockstep.CompiledSeats | None = None,
     forced: np.ndarray | None = None,
     last_turn: np.ndarray | None = None,
+    trace: np.ndarray = _NO_TRACE,
 ) -> _Stop:
     """One ``_advance`` over ``rows`` of ``states`` (in place): ``forced`` (one per game, ``NO_ACTION``
     for none) taken first, then the compiled ``seats`` (default: none, so every row stops at its next
-    decision) until a game ends, passes ``last_turn`` or waits on a Python seat."""
+    decision) until a game ends, passes ``last_turn`` or waits on a Python seat (or, with a ``trace``
+    of one row per game, on a wider trace)."""
     size = len(states.mover)
     seats = seats or _PAUSING
     fault = np.full(3, NO_FAULT, dtype=np.int64)
@@ -409,8 +480,8 @@ def _run(
     last_turn = np.full(size, NO_TURN_LIMIT, dtype=np.int64) if last_turn is None else last_turn
     forced = np.full(size, NO_ACTION, dtype=np.int64) if forced is None else forced
     count = _ADVANCE_ENTRY(
-        np.ascontiguousarray(rows, dtype=np.int64), _arrays_of(states), _rules_of(variants), seats.functions,
-        seats.settings, seats.in_python, last_turn, forced, stop.legal, stop.paused, fault,
+        np.ascontiguousarray(rows, dtype=np.int64), _arrays_of(states), _rules_of(variants), seats.kinds,
+        seats.functions, seats.settings, seats.in_python, last_turn, forced, stop.legal, stop.paused, fault, trace,
     )  # fmt: skip
     if fault[0] != NO_FAULT:
         _raise_illegal(states, seats, *(int(value) for value in fault))
@@ -418,26 +489,35 @@ def _run(
 
 
 def _play(
-    states: GameStates, seats: lockstep.CompiledSeats, variants: Variants, last_turn: np.ndarray | None = None
-) -> None:
+    states: GameStates,
+    seats: lockstep.CompiledSeats,
+    variants: Variants,
+    last_turn: np.ndarray | None = None,
+    trace: np.ndarray | None = None,
+) -> np.ndarray:
     """Play the games of ``states`` on, in place, to their end or (``last_turn``) to a decision of a
-    turn past it, handing the Python seats their decisions as batches."""
+    turn past it, handing the Python seats their decisions as batches. Returns ``trace`` (one row per
+    game, ``_new_trace``) with the actions taken, widened as needed (no trace: an empty one)."""
     size = len(states.mover)
     limit = (
         np.full(size, NO_TURN_LIMIT, dtype=np.int64) if last_turn is None else np.ascontiguousarray(last_turn, np.int64)
     )
     forced = np.full(size, NO_ACTION, dtype=np.int64)
-    stop = _run(states, np.arange(size), variants, seats, forced, limit)
+    trace = _NO_TRACE if trace is None else trace
+    stop = _run(states, np.arange(size), variants, seats, forced, limit, trace)
     while stop.paused.size:
         rows = stop.paused
         for strategy, plays in seats.seats_of:
-            mine = rows[plays[states.mover[rows]]]
+            mine = rows[(plays & seats.in_python)[states.mover[rows]]]  # a compiled seat pauses for the trace
             if mine.size:
                 observation = _observation(states, mine, stop.legal.take(mine), variants)
                 forced[mine] = lockstep.choose_checked(
                     strategy, observation, observation.legal_mask, observation.step, observation.seat
                 )
-        stop = _run(states, rows, variants, seats, forced, limit)
+        if trace.shape[1] and states.step[rows].max() >= trace.shape[1]:
+            trace = np.concatenate([trace, _new_trace(size, trace.shape[1])], axis=1)
+        stop = _run(states, rows, variants, seats, forced, limit, trace)
+    return trace
 
 
 def _raise_illegal(states: GameStates, seats: lockstep.CompiledSeats, row: int, step: int, action: int) -> None:
@@ -469,7 +549,7 @@ class _Caller:
         raise NotImplementedError("the caller's actions are handed to apply")
 
 
-_PAUSING = lockstep.CompiledSeats([_Caller()] * SEATS, POLICY, _never_called)
+_PAUSING = lockstep.CompiledSeats([_Caller()] * SEATS, POLICY, _never_called, policies.BUILT_IN)
 
 
 # --------------------------------------------------------------------------- the kernels
@@ -480,7 +560,7 @@ _PAUSING = lockstep.CompiledSeats([_Caller()] * SEATS, POLICY, _never_called)
 # only the steps taken once a turn or so (the trade area's fill, a sale) are functions.
 
 
-@jit.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True, inline="always")
 def _fill_trade_area(row, deck, deck_size, trade, trade_counts, discard, discard_size):
     """Step 5, into the empty trade area: up to three cards from the deck, then the discard pile's
     top cards while their stone is in the area."""
@@ -500,7 +580,7 @@ def _fill_trade_area(row, deck, deck_size, trade, trade_counts, discard, discard
         size += 1
 
 
-@jit.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True, inline="always")
 def _discard_leftovers(row, trade, trade_counts, discard, discard_size):
     """Step 1 ends: what is left of the offer goes to the discard pile in trade-area order."""
     left = 0
@@ -518,7 +598,7 @@ def _discard_leftovers(row, trade, trade_counts, discard, discard_size):
         column += 1
 
 
-@jit.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True, inline="always")
 def _sell(row, seat, slot, variants, chain_stones, chain_lengths, coins, discard, discard_size, removed_counts):
     """Sell ``seat``'s chain in ``slot``: its coins to the seat, its cards out of play or to the
     discard pile as ``variants.sold_cards`` says."""
@@ -539,7 +619,7 @@ def _sell(row, seat, slot, variants, chain_stones, chain_lengths, coins, discard
     chain_lengths[row, seat, slot] = 0
 
 
-@jit.njit(cache=True, nogil=True)
+@jit.njit(cache=True, nogil=True, inline="always")
 def _after_placing(step):
     """Where a game goes on after a card placed during ``step`` (the reference's ``_after_placing``)."""
     if step == OFFERED:
@@ -551,12 +631,37 @@ def _after_placing(step):
     return CONTINUE_TRADE
 
 
+@intrinsic
+def _borrowed(typingctx, arrays):
+    """``arrays`` (an array or a tuple of them) as views with no owner, whose copies cost no reference
+    counts: each array a policy or a helper is handed costs two atomic operations per call otherwise
+    (most of a step's time). Only for arrays their caller keeps alive while the views are used."""
+
+    def unowned(context, builder, kind, value):
+        if isinstance(kind, types.Array):
+            view = context.make_array(kind)(context, builder, value=value)
+            view.meminfo = cgutils.get_null_value(view.meminfo.type)
+            view.parent = cgutils.get_null_value(view.parent.type)
+            return view._getvalue()
+        for index, member in enumerate(kind):
+            value = builder.insert_value(
+                value, unowned(context, builder, member, builder.extract_value(value, index)), index
+            )
+        return value
+
+    def codegen(context, builder, signature, args):
+        return unowned(context, builder, arrays, args[0])
+
+    return arrays(arrays), codegen
+
+
 _ROWS = types.Array(types.int64, 1, "C", readonly=True)
 _ADVANCE = types.int64(
     _ROWS,  # rows to advance
     _STATES,
     _RULES,
-    types.UniTuple(POLICY, SEATS),  # each seat's compiled policy
+    types.Array(types.int64, 1, "C", readonly=True),  # each seat's kind of policy (lockstep.CompiledSeats)
+    types.UniTuple(POLICY, SEATS),  # each seat's external compiled policy
     types.UniTuple(types.UniTuple(types.float64, MAX_POLICY_SETTINGS), SEATS),  # and its settings
     types.Array(types.boolean, 1, "C", readonly=True),  # seats played in Python
     _ROWS,  # last_turn: a game stops at a decision of a later turn
@@ -564,18 +669,23 @@ _ADVANCE = types.int64(
     types.int64[::1],  # legal: out, the legal-action bits of each row where it stops
     types.int64[::1],  # paused: out, the rows waiting on a Python seat
     types.int64[::1],  # fault: out, (row, step, action) of an illegal action
+    types.int16[:, ::1],  # trace: out, each row's action at each step; no columns: no trace
 )
 
 
 @jit.njit(_ADVANCE, cache=True, nogil=True)
-def _advance(rows, s, variants, policies, settings, in_python, last_turn, forced, legal_out, paused, fault):
+def _advance(rows, s, variants, kinds, external, settings, in_python, last_turn, forced, legal_out, paused, fault,
+             trace):  # fmt: skip
     """Play each of ``rows`` on: its ``forced`` action first if it has one, then its compiled seats'
     until its game ends, passes its ``last_turn`` or a seat played in Python is to move. Returns how
-    many rows paused (their indexes in ``paused``, their legal actions in ``legal_out``). An illegal
-    action stops it with ``fault`` set."""
+    many rows paused (their indexes in ``paused``, their legal actions in ``legal_out``). With a
+    ``trace`` (columns), each action taken goes to ``trace[row, step]``, and a compiled seat's decision
+    past the trace's last column pauses too, for a wider trace. An illegal action stops it with
+    ``fault`` set."""
     (deck, deck_size, hands, hand_sizes, chain_stones, chain_lengths, slots, coins, trade, trade_counts, discard,
-     discard_size, removed_counts, mover, phase, pending, resume, turn, step, round_id) = s  # fmt: skip
+     discard_size, removed_counts, mover, phase, pending, resume, turn, step, round_id) = _borrowed(s)  # fmt: skip
     hand_rows = hands.reshape(hands.shape[0] * SEATS, HAND_WIDTH)  # row SEATS * game + seat: a seat's hand
+    tracing = trace.shape[1] > 0
     count = 0
     for row in rows:
         decision = phase[row]
@@ -655,20 +765,22 @@ def _advance(rows, s, variants, policies, settings, in_python, last_turn, forced
             if forced[row] != NO_ACTION:
                 action = forced[row]
                 forced[row] = NO_ACTION
-            elif in_python[seat]:
+            elif in_python[seat] or (tracing and step[row] >= trace.shape[1]):
                 paused[count] = row
                 count += 1
                 break
             else:
-                action = policies[seat](
-                    hand_rows, SEATS * row + seat, row, seat, decision, legal, hand_sizes, chain_stones,
-                    chain_lengths, slots, coins, trade_counts, discard, removed_counts, pending, deck_size, round_id,
-                    step, settings[seat],
+                action = policies.decide(
+                    kinds[seat], external, hand_rows, SEATS * row + seat, row, seat, decision, legal, hand_sizes,
+                    chain_stones, chain_lengths, slots, coins, trade_counts, discard, removed_counts, pending,
+                    deck_size, round_id, step, settings,
                 )  # fmt: skip
             if not (0 <= action < NUM_ACTIONS and legal >> action & 1):
                 fault[0], fault[1], fault[2] = row, step[row], action
                 return count
             # -- taking it (the reference's apply): the card placed, if any, and where the game goes on
+            if tracing:
+                trace[row, step[row]] = action
             step[row] += 1
             placing = NONE
             if decision == SELLING:

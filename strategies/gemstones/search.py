@@ -6,7 +6,7 @@ changes the measurements in docs/gemstones.md ("search") pointed to:
 
 * **A leaf value** (``leaf``): ``sale`` is mc's, each seat's coins plus what its chains would sell for
   now. ``worth`` (the default) values a game still going as the heuristic values a position
-  (``strategies.gemstones.heuristic.position_value``): the chains at what they should reach with the
+  (``sim.gemstones.policies.heuristic.position_value``): the chains at what they should reach with the
   seat's own hand cards and its share of the cards it has not seen, the forced plays of the two front
   hand cards planned. A game over counts its coins alone either way.
 * **More worlds**: 256 instead of 16 (128 scored 2 points less). The horizon stays mc's two turns:
@@ -28,8 +28,8 @@ import numpy as np
 from sim import jit
 from sim.gemstones import fast
 from sim.gemstones.observation import Phase
+from sim.gemstones.policies.heuristic import FULL_WORTH_DECK, MIN_WORTH_SHARE, position_value, unseen_counts
 from strategies import SEED_MAX, Between, NestedSpec, OneOf, register
-from strategies.gemstones.heuristic import FULL_WORTH_DECK, MIN_WORTH_SHARE, position_value, unseen_counts
 from strategies.gemstones.mc import (
     HORIZON,
     MAX_HORIZON,
