@@ -1,17 +1,27 @@
 """Reference engine against fast engine: on the same deals with the same strategies they must agree.
 
 ``crosscheck(game, rounds, seed, strategies)`` plays deals ``start .. start + rounds - 1`` of the
-game's seeded deal sequence in both of its engines and compares, decision by decision, what the
-mover saw (every observation field), what it chose, and each round's points. The report counts
-what was compared or names the first deal, decision and difference. It reads only the game's
-``Game`` record (its ``new_state`` and its fast ``play_rounds``), so any game with two engines takes part.
+game's seeded deal sequence in both of its engines and compares, decision by decision, what each
+mover chose and each round's points; the report counts what was compared or names the first
+deal, decision and difference. It reads only the game's ``Game`` record (its ``new_state`` and its
+fast ``play_rounds``), so any game with two engines takes part.
 
-The decisions are seen through ``Recorder``: it wraps each strategy, passes its choices through
-unchanged, and logs each decision's observation row and action under its round id.
+Deals are checked in spans of ``CHUNK_SIZE``. In each, the fast engine plays every deal with the
+strategies as a tournament seats them (compiled policies inside the kernel) and, where its
+``play_rounds`` takes ``trace=True`` (``traces``), its kernel records every action, which is
+compared with the reference engine's on every deal. What the movers saw is compared field by field
+through ``Recorder`` (it wraps each strategy, passes its choices through unchanged, and logs each
+decision's observation row and action under its round id) on the first ``SAMPLED`` deals of each
+span, on every deal of an engine without a trace, and on any deal where the actions differ, so a
+divergence is named by its first differing field. The reference engine asks its strategies one
+deal at a time on the recorded sample, as the programs do; elsewhere it plays the span's deals side
+by side (``sim.play.play_together``), asking a strategy with a compiled policy once for all the
+deals waiting for it.
 """
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -22,10 +32,11 @@ import strategies as strategy_registry
 from sim import games
 from sim.api import Strategy
 from sim.lockstep import strategy_name
-from sim.play import play_out
+from sim.play import play_out, play_together
 from sim.workers import in_order
 
 CHUNK_SIZE = 4096  # deals compared per fast-engine call
+SAMPLED = 128  # deals at the start of each span whose observations are compared field by field
 
 
 class NoFastEngine(ValueError):
@@ -139,6 +150,14 @@ class Decisions:
         """The first row and one past the last row of each of ``round_ids`` (sorted)."""
         return np.searchsorted(self.round_ids, round_ids), np.searchsorted(self.round_ids, round_ids, side="right")
 
+    def only(self, round_id: int) -> Decisions:
+        """The decisions of round ``round_id`` alone."""
+        (start,), (stop,) = self.spans(np.array([round_id]))
+        rows = slice(int(start), int(stop))
+        return Decisions(
+            self.round_ids[rows], self.actions[rows], {name: value[rows] for name, value in self.fields.items()}
+        )
+
 
 def crosscheck(
     game: str = games.DEFAULT_GAME,
@@ -154,8 +173,9 @@ def crosscheck(
 
     ``strategies`` are specs (``"mc:samples=64"``) or strategy objects, one per seat; equal specs
     share one object. ``progress``, if given, is called with the number of rounds done so far.
-    With ``jobs`` other than 1, joblib workers check spans of ``CHUNK_SIZE`` deals and the report is
-    the one a single process gives: the first divergence in deal order, and what agreed before it.
+    With ``jobs`` other than 1 (-1: every core), joblib workers check spans of ``CHUNK_SIZE`` deals
+    and the report is the one a single process gives: the first divergence in deal order, and what
+    agreed before it. A run of one span is checked in this process.
     ``rules`` names rule variants to play under (``games.load``). Raises ``NoFastEngine`` for a game
     with one engine.
     """
@@ -165,14 +185,14 @@ def crosscheck(
     players = _build(game, strategies)
     spans = [(first, min(CHUNK_SIZE, start + rounds - first)) for first in range(start, start + rounds, CHUNK_SIZE)]
     checked: Iterator[tuple[int, int, Divergence | None]]
-    if jobs == 1:
-        checked = (_check_span(game, rules, seed, players, first, count) for first, count in spans)
+    if jobs == 1 or len(spans) == 1:  # one span: no worker to start
+        checked = (_check_span(game, rules, seed, players, first, count, SAMPLED) for first, count in spans)
     else:
         from joblib import delayed
 
         # In span order, so the first divergence met is the first in deal order.
         checked = in_order(
-            jobs, (delayed(_check_span)(game, rules, seed, players, first, count) for first, count in spans)
+            jobs, (delayed(_check_span)(game, rules, seed, players, first, count, SAMPLED) for first, count in spans)
         )
     names = tuple(_describe(strategy) for strategy in strategies)
     label = f"{game} ({record.rules})" if record.rules else game
@@ -188,50 +208,131 @@ def crosscheck(
 
 
 def _check_span(
-    game: str, rules: str, seed: int, players: Sequence[Strategy], first: int, count: int
+    game: str, rules: str, seed: int, players: Sequence[Strategy], first: int, count: int, sampled: int
 ) -> tuple[int, int, Divergence | None]:
-    """(rounds, actions agreed, the first divergence or None) of deals ``first .. first + count - 1``."""
+    """(rounds, actions agreed, the first divergence or None) of deals ``first .. first + count - 1``.
+
+    The fast engine plays every deal with the strategies' compiled policies in its kernel, and with
+    a trace (``traces``) its every action is compared with the reference engine's. The first
+    ``sampled`` deals (at least one; every deal, for an engine without a trace) are played in both engines through
+    recorders too, so what the mover saw is compared field by field; the reference asks its
+    strategies one deal at a time there, and elsewhere a strategy with a compiled policy once for
+    all the deals waiting for it (``play_together``)."""
     record = games.load(game, rules)
     deals = record.deals(seed, first, count)
     deal_ids = np.arange(first, first + count, dtype=np.int64)
+    play_fast: Callable[..., Any] = record.play_rounds["fast"]  # with a trace, it takes trace=True
+    traced = traces(play_fast)
+    alone = min(max(sampled, 1), count)  # deals the reference plays one decision at a time, recorded
+    recorded = alone if traced else count  # deals whose every observation field is compared
+
     fast_log: list[Call] = []
-    fast_points = record.play_rounds["fast"](deals, recorders(players, fast_log), deal_ids).points
+    fast_points = play_fast(deals[:recorded], recorders(players, fast_log), deal_ids[:recorded]).points
     reference_log: list[Call] = []
     reference_players = recorders(players, reference_log)
-    reference_points = np.array(
-        [
-            play_out(record.new_state(deal, int(deal_id)), reference_players).points()
-            for deal, deal_id in zip(deals, deal_ids)
-        ]
-    ).reshape(fast_points.shape)
+    states = [record.new_state(deal, int(deal_id)) for deal, deal_id in zip(deals, deal_ids)]
+    for state in states[:alone]:
+        play_out(state, reference_players)
+    rest = play_together(states[alone:], players if traced else reference_players, _asked_together)
+    reference_points = np.array([state.points() for state in states], dtype=np.int64).reshape(count, -1)
     reference, fast = Decisions.of(reference_log), Decisions.of(fast_log)
-    bad = _first_bad_deal(reference, fast, deal_ids, reference_points, fast_points)
-    if bad is None:
-        # Compiled policies play inside the kernel, unseen by the recorders: their points must agree too.
-        kernel_points = record.play_rounds["fast"](deals, list(players), deal_ids).points
-        differ = np.flatnonzero((kernel_points != reference_points).any(axis=1))
-        if differ.size == 0:
-            return count, len(reference.actions), None
-        first = int(differ[0])
-        agreed = int(reference.spans(deal_ids[first : first + 1])[0][0])
-        reference_text, kernel_text = (str(tuple(side[first].tolist())) for side in (reference_points, kernel_points))
-        return (
-            first,
-            agreed,
-            Divergence(int(deal_ids[first]), None, reference_text, kernel_text, "points in the kernel"),
-        )
-    (start, stop), (fast_start, fast_stop) = (side.spans(deal_ids[bad : bad + 1]) for side in (reference, fast))
-    divergence = _first_difference(
-        record,
-        int(deal_ids[bad]),
-        reference,
-        slice(start[0], stop[0]),
-        fast,
-        slice(fast_start[0], fast_stop[0]),
-        reference_points[bad],
-        fast_points[bad],
+    starts, stops = reference.spans(deal_ids[:alone])
+    actions = [reference.actions[start:stop].tolist() for start, stop in zip(starts, stops)] + rest
+    bad = _first_bad_deal(reference, fast, deal_ids[:recorded], reference_points[:recorded], fast_points)
+    bad = len(deal_ids) if bad is None else bad
+    recorded_bad = bad
+
+    # Compiled policies play inside the kernel, unseen by the recorders: their actions and points must agree too.
+    kernel = (
+        play_fast(deals, list(players), deal_ids, trace=True) if traced else play_fast(deals, list(players), deal_ids)
     )
-    return bad, int(start[0]), divergence
+    kernel_actions = _traced_actions(kernel.actions) if traced else None
+    differ = (kernel.points != reference_points).any(axis=1)
+    if kernel_actions is not None:
+        differ |= np.array([taken != done for taken, done in zip(kernel_actions, actions)])
+    if differ.any():
+        bad = min(bad, int(np.argmax(differ)))
+    agreed = sum(len(done) for done in actions[:bad])
+    if bad == len(deal_ids):
+        return count, agreed, None
+
+    deal_id = int(deal_ids[bad])
+    seen: Divergence | None = None  # the first difference between the recorded plays of the deal
+    if recorded_bad == bad:
+        seen = _first_difference_of(record, deal_id, reference, fast, reference_points[bad], fast_points[bad])
+    elif bad >= recorded:
+        # An unsampled deal: play it recorded in both engines (the fast engine with its whole span, so
+        # a strategy asked in Python sees the batches the kernel showed it) to name what was seen.
+        fast_log, reference_log = [], []
+        fast_points = play_fast(deals, recorders(players, fast_log), deal_ids).points
+        one = play_out(record.new_state(deals[bad], deal_id), recorders(players, reference_log))
+        reference, fast = Decisions.of(reference_log), Decisions.of(fast_log).only(deal_id)
+        one_points = np.array([one.points()], dtype=np.int64)
+        if (
+            _first_bad_deal(reference, fast, deal_ids[bad : bad + 1], one_points, fast_points[bad : bad + 1])
+            is not None
+        ):
+            seen = _first_difference_of(record, deal_id, reference, fast, np.array(one.points()), fast_points[bad])
+    in_kernel = None if kernel_actions is None else _first_step_apart(actions[bad], kernel_actions[bad])
+    if seen is not None and seen.step is not None and (in_kernel is None or seen.step <= in_kernel):
+        return bad, agreed, seen
+    if in_kernel is not None:
+        done, taken = actions[bad], kernel_actions[bad] if kernel_actions is not None else []
+        reference_text, kernel_text = (
+            record.action_name(side[in_kernel]) if in_kernel < len(side) else f"end after {len(side)} decisions"
+            for side in (done, taken)
+        )
+        return bad, agreed, Divergence(deal_id, in_kernel, reference_text, kernel_text, "action in the kernel")
+    if seen is not None:
+        return bad, agreed, seen
+    reference_text, kernel_text = (str(tuple(side[bad].tolist())) for side in (reference_points, kernel.points))
+    return bad, agreed, Divergence(deal_id, None, reference_text, kernel_text, "points in the kernel")
+
+
+def traces(play_rounds: Callable[..., Any]) -> bool:
+    """Whether a fast ``play_rounds`` records every action in its kernel (``trace=True``: a result with
+    ``actions`` (B, steps), negative where no action was taken)."""
+    try:
+        return "trace" in inspect.signature(play_rounds).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def _traced_actions(trace: np.ndarray) -> list[list[int]]:
+    """Each round's actions in the order taken, from a kernel's trace (negative: no action there)."""
+    return [row[row >= 0].tolist() for row in np.asarray(trace, dtype=np.int64)]
+
+
+def _first_step_apart(actions: list[int], other: list[int]) -> int | None:
+    """The first step at which two action sequences differ (one ending first included), or None."""
+    for step, (one, two) in enumerate(zip(actions, other)):
+        if one != two:
+            return step
+    return None if len(actions) == len(other) else min(len(actions), len(other))
+
+
+def _asked_together(strategy: Strategy) -> bool:
+    """Whether the reference may ask ``strategy`` once for several deals: a strategy with a compiled
+    policy, whose ``choose`` runs that policy row by row. Any other is asked one deal at a time."""
+    inner = strategy.strategy if isinstance(strategy, Recorder) else strategy
+    return getattr(inner, "compiled", None) is not None
+
+
+def _first_difference_of(
+    record: games.Game, deal_id: int, reference: Decisions, fast: Decisions, points: np.ndarray, fast_points: np.ndarray
+) -> Divergence:
+    """``_first_difference`` of deal ``deal_id``, both engines' decisions of it found in their logs."""
+    (start, stop), (fast_start, fast_stop) = (side.spans(np.array([deal_id])) for side in (reference, fast))
+    return _first_difference(
+        record,
+        deal_id,
+        reference,
+        slice(int(start[0]), int(stop[0])),
+        fast,
+        slice(int(fast_start[0]), int(fast_stop[0])),
+        points,
+        fast_points,
+    )
 
 
 def _first_bad_deal(

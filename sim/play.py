@@ -5,19 +5,23 @@ move with the state's observation (a batch of one) and apply its answer, until t
 ``rounds_player`` and ``games_player`` turn a game's ``new_state`` and ``new_game`` into the
 ``play_rounds``/``play_games`` functions the tournament pipeline calls; ``reference_state`` is the state
 a tournament plays for a deal (or whole game) of its seed, for replays and environments.
+``play_together`` plays many states side by side, asking a strategy once for all the states waiting
+for it (cross-checks use it: a batch of one per decision costs a compiled strategy most of its time).
 """
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import itertools
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import numpy as np
 
-from sim.api import NewGame, NewState, State, Strategy, legal_mask_of
+from sim.api import IllegalAction, NewGame, NewState, State, Strategy, legal_mask_of
 from sim.games import DealSource, Game, GamesResult, PlayGames, PlayRounds, RoundsResult, game_deal_source
-from sim.lockstep import choose_checked
+from sim.lockstep import choose_checked, fault
 
 S = TypeVar("S", bound=State)
 
@@ -39,6 +43,85 @@ def play_out(state: S, strategies: Sequence[Strategy], witness: Callable[[list[A
         current_round = observation.round_id[0]
         witness(state.apply(_chosen(strategies[state.current_player], state, observation, step)))
     return state
+
+
+def play_together(
+    states: Sequence[S], strategies: Sequence[Strategy], together: Callable[[Strategy], bool]
+) -> list[list[int]]:
+    """Play every one of ``states`` to its end, as ``play_out`` plays each, side by side; returns the
+    actions each took, in order.
+
+    Each turn every state not yet over takes one decision. A strategy for which ``together(strategy)``
+    holds is asked once for all the states waiting for it, their observations stacked into one batch
+    (``stacked``); any other is asked with each state as a batch of one, as ``play_out`` asks. Faults
+    are ``play_out``'s, naming the state's round id, step and seat."""
+    actions: list[list[int]] = [[] for _ in states]
+    steps = [0] * len(states)
+    rounds: list[Any] = [None] * len(states)
+    live = [index for index, state in enumerate(states) if not state.is_over]
+    while live:
+        observations = {index: states[index].observe() for index in live}
+        seat_of: dict[int, int] = {}
+        waiting: dict[int, list[int]] = {}
+        for index in live:
+            # Steps count a round's decisions, as in ``play_out``.
+            round_id = observations[index].round_id[0]
+            steps[index] = steps[index] + 1 if round_id == rounds[index] else 0
+            rounds[index] = round_id
+            seat_of[index] = states[index].current_player
+            waiting.setdefault(seat_of[index], []).append(index)
+        by_strategy: dict[int, list[int]] = {}
+        for seat, indexes in waiting.items():
+            by_strategy.setdefault(id(strategies[seat]), []).extend(indexes)
+        for indexes in by_strategy.values():
+            strategy = strategies[seat_of[indexes[0]]]
+            if together(strategy) and len(indexes) > 1:
+                chosen = _chosen_together(
+                    strategy,
+                    [observations[i] for i in indexes],
+                    [steps[i] for i in indexes],
+                    [seat_of[i] for i in indexes],
+                )
+            else:
+                chosen = [_chosen(strategy, states[i], observations[i], steps[i]) for i in indexes]
+            for index, action in zip(indexes, chosen):
+                try:
+                    states[index].apply(action)
+                except IllegalAction:  # a batch's legality is left to the state: it refuses, unchanged
+                    what = f"chose action {action}, which is not legal there"
+                    raise fault(strategy, what, observations[index].round_id, steps[index], seat_of[index]) from None
+                actions[index].append(action)
+        live = [index for index in live if not states[index].is_over]
+    return actions
+
+
+def _chosen_together(
+    strategy: Strategy, observations: Sequence[Any], steps: Sequence[int], seats: Sequence[int]
+) -> list[int]:
+    """The actions ``strategy`` chooses, asked once with ``observations`` stacked: each one of the
+    game's actions, else a fault naming its round id, step and seat. Whether each is legal is left
+    to its state (``play_together``)."""
+    num_actions = observations[0].legal_mask.shape[1]
+    return choose_checked(strategy, stacked(observations), num_actions, np.array(steps), np.array(seats)).tolist()
+
+
+def stacked(observations: Sequence[Any]) -> Any:
+    """One observation of every row of ``observations`` (records of one type), in their order.
+
+    A dataclass of arrays (``sim.api.ArrayRecord``) is made again from its fields end to end; any
+    other record is made as ``type(size, fields)``, each field joined when first read (Straights'
+    lazy record)."""
+    first = observations[0]
+    kind = type(first)
+    if dataclasses.is_dataclass(first):
+        names = [item.name for item in dataclasses.fields(first)]
+        return kind(**{name: np.concatenate([getattr(seen, name) for seen in observations]) for name in names})
+    return kind(len(observations), {name: functools.partial(_joined, observations, name) for name in first.arrays()})
+
+
+def _joined(observations: Sequence[Any], name: str) -> np.ndarray:
+    """Field ``name`` of every one of ``observations``, end to end."""
+    return np.concatenate([getattr(seen, name) for seen in observations])
 
 
 def choose_one(strategy: Strategy, state: State, step: int | None = None) -> int:
