@@ -8,9 +8,9 @@ the stream and its index: not on how many deals are asked for at once, how many 
 work, or the order blocks are made in. A ``stream`` names further independent sequences under the
 same seed (``sim.games.game_deal_source`` deals round ``r`` of every game from stream ``(r,)``).
 
-A block's random words come from numpy's PCG64 in one call and its packs are shuffled by a compiled
-loop (``sim.shuffle``): millions of deals a second on one core, where one generator per deal made
-tens of thousands. A game's
+A block's random words are numpy's PCG64's, drawn by compiled code (``sim.shuffle``, the same words
+as ``random_raw``, faster), and its packs are shuffled by a compiled loop: millions of deals a second
+on one core, where one generator per deal made tens of thousands. A game's
 ``Game.deal_version`` names the sequence its deals follow, so runs dealt differently are told apart.
 """
 
@@ -40,16 +40,18 @@ class BlockDealer:
 
     def block(self, seed: int, block_index: int, stream: Sequence[int] = ()) -> np.ndarray:
         """(DEALS_PER_BLOCK, pack size) the deals of block ``block_index``, freshly shuffled."""
-        bits = np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(*stream, block_index)))
+        # Compiled: numba loads when the first block is dealt, not on import.
+        from sim.shuffle import lanes_for, pcg64_words, shuffle_packs
+
+        generator = np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(*stream, block_index))).state["state"]
         # One 32-bit half of a raw word per pick, as (half * span) >> 32: exact integer arithmetic that
         # never reaches span, each outcome's probability within 2**-32 of 1 / span (far below anything
         # a simulation can detect), and half the generator's work of one word per pick.
         picks_needed = (self.pack.size - 1) * DEALS_PER_BLOCK
-        halves = bits.random_raw((picks_needed + 1) // 2).view(np.uint32)[:picks_needed]
+        words = np.empty((picks_needed + 1) // 2, dtype=np.uint64)  # the generator's random_raw words
+        pcg64_words(*lanes_for(generator["state"], generator["inc"]), words)
         decks = np.empty((DEALS_PER_BLOCK, self.pack.size), dtype=self.pack.dtype)
-        from sim.shuffle import shuffle_packs  # compiled: numba loads when the first block is dealt, not on import
-
-        shuffle_packs(self.pack, halves, decks)
+        shuffle_packs(self.pack, words.view(np.uint32)[:picks_needed], decks)
         return decks
 
     def deals_at(self, seed: int, indexes: np.ndarray | Sequence[int], stream: Sequence[int] = ()) -> np.ndarray:

@@ -5,14 +5,17 @@ import hashlib
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from joblib import Parallel, delayed
 
 from benchmarks import dealing as dealing_benchmark
 from sim import games
-from sim.dealing import DEALS_PER_BLOCK, BlockDealer
+from sim.dealing import DEALS_PER_BLOCK, MAX_SEED, BlockDealer
 from sim.euchre.game import PACKS as EUCHRE_PACKS
 from sim.gemstones.game import PACKS as GEMSTONES_PACKS
 from sim.ginrummy.game import PACKS as GINRUMMY_PACKS
+from sim.shuffle import lanes_for, pcg64_words
 from sim.straights.game import PACKS as STRAIGHTS_PACKS
 
 DEALERS = {
@@ -169,3 +172,13 @@ def test_the_compiled_dealer_deals_what_the_numpy_dealer_dealt(name):
 def test_the_compiled_dealer_shuffles_any_pack_as_the_numpy_dealer_did(size):
     pack = np.arange(-3, size - 3, dtype=np.int16)
     assert np.array_equal(BlockDealer(pack).block(5, 2, (9,)), numpy_block(BlockDealer(pack).pack, 5, 2, (9,)))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, MAX_SEED), st.lists(st.integers(0, 2**32), max_size=3), st.integers(0, 3000))
+def test_the_compiled_generator_draws_numpys_pcg64_words(seed, stream, count):
+    bits = np.random.PCG64(np.random.SeedSequence(seed, spawn_key=stream))
+    generator = bits.state["state"]
+    words = np.empty(count, dtype=np.uint64)
+    pcg64_words(*lanes_for(generator["state"], generator["inc"]), words)
+    assert np.array_equal(words, bits.random_raw(count))
