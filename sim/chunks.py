@@ -146,23 +146,43 @@ def summarize_chunk(plan: Plan, game: Game, points, rounds, winners) -> dict[str
     ``wins``, ``draws`` and ``losses`` count deals (or game ids), all seatings of one taken together,
     from the first strategy's side.
     """
-    seatings = plan.seatings(game)
-    masks = _counted_seats(plan, game, seatings)
+    masks = _counted_seats(plan, game, plan.seatings(game))
+    if not plan.games and points.min(initial=0) >= 0:  # one compiled pass each, the same (integer) sums
+        entries = {name: _round_entry(points, mask, game.lower_is_better) for name, mask in masks.items()}
+        merit_per_deal = {name: -mean if game.lower_is_better else mean for name, (_, mean) in entries.items()}
+    else:
+        entries, merit_per_deal = _entries(plan, game, masks, points, rounds, winners)
+    aggregates: dict[str, Any] = {"strategies": {name: entry for name, (entry, _) in entries.items()}, "pairs": {}}
+    for a, b in combinations(plan.strategy_names, 2):
+        (_, mean_a), (_, mean_b) = entries[a], entries[b]
+        margin = merit_per_deal[a] - merit_per_deal[b]
+        decided = np.abs(margin) > TIE_TOLERANCE
+        aggregates["pairs"][f"{a}\t{b}"] = {
+            "diff": _moments(mean_a - mean_b),
+            "a": _moments(mean_a),
+            "b": _moments(mean_b),
+            "wins": int((decided & (margin > 0)).sum()),
+            "draws": int((~decided).sum()),
+            "losses": int((decided & (margin < 0)).sum()),
+        }
+    return aggregates
+
+
+def _entries(
+    plan: Plan, game: Game, masks: dict[str, np.ndarray], points, rounds, winners
+) -> tuple[dict[str, tuple[dict[str, Any], np.ndarray]], dict[str, np.ndarray]]:
+    """Per strategy, its aggregates of a chunk of games or of rounds with negative points (counted seats
+    ``masks``) and its mean value per deal; and its merit per deal (signed so that more is better)."""
     best = points.min(axis=2, keepdims=True) if game.lower_is_better else points.max(axis=2, keepdims=True)
     at_best = points == best
     # In game mode a strategy's per-game value is its points per round, comparable with round mode.
     values = points / rounds[:, :, None] if plan.games else points
     outcomes = game_outcomes(winners, game.teams) if plan.games else None
     # What decides a deal between two strategies: their game scores (a win 1, a draw ½) in game
-    # mode, their points otherwise; signed so that more is better.
+    # mode, their points otherwise.
     merit = outcomes / 2.0 if outcomes is not None else (-values if game.lower_is_better else values)
-    per_deal, merit_per_deal = {}, {}
-    aggregates: dict[str, Any] = {"strategies": {}, "pairs": {}}
+    entries, merit_per_deal = {}, {}
     for name, mask in masks.items():
-        if not plan.games and points.min(initial=0) >= 0:  # one compiled pass, the same (integer) sums as below
-            aggregates["strategies"][name], per_deal[name] = _round_entry(points, mask, game.lower_is_better)
-            merit_per_deal[name] = -per_deal[name] if game.lower_is_better else per_deal[name]
-            continue
         counted = np.broadcast_to(mask[:, None, :], values.shape)
         entry = _moments(values[counted])
         entry["best"] = int(at_best[counted].sum())
@@ -173,22 +193,10 @@ def summarize_chunk(plan: Plan, game: Game, points, rounds, winners) -> dict[str
             entry["draws"] = int((outcomes == DRAW)[counted].sum())
             entry["losses"] = int((outcomes == LOSS)[counted].sum())
             entry["game_rounds"] = int((rounds[:, :, None] * mask[:, None, :]).sum())
-        aggregates["strategies"][name] = entry
         # The strategy's mean over its counted seats in every seating, deal by deal.
-        per_deal[name] = (values * mask[:, None, :]).sum(axis=(0, 2)) / mask.sum()
+        entries[name] = entry, (values * mask[:, None, :]).sum(axis=(0, 2)) / mask.sum()
         merit_per_deal[name] = (merit * mask[:, None, :]).sum(axis=(0, 2)) / mask.sum()
-    for a, b in combinations(plan.strategy_names, 2):
-        margin = merit_per_deal[a] - merit_per_deal[b]
-        decided = np.abs(margin) > TIE_TOLERANCE
-        aggregates["pairs"][f"{a}\t{b}"] = {
-            "diff": _moments(per_deal[a] - per_deal[b]),
-            "a": _moments(per_deal[a]),
-            "b": _moments(per_deal[b]),
-            "wins": int((decided & (margin > 0)).sum()),
-            "draws": int((~decided).sum()),
-            "losses": int((decided & (margin < 0)).sum()),
-        }
-    return aggregates
+    return entries, merit_per_deal
 
 
 def _round_entry(points: np.ndarray, mask: np.ndarray, lower_is_better: bool) -> tuple[dict[str, Any], np.ndarray]:

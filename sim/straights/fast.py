@@ -598,11 +598,11 @@ def _play_dealt(deals, kinds, externals, settings, script, script_length, points
             if tracing:
                 actions[row, step] = card
                 discarded[row, step] = legal == 0
-            if legal:
-                played |= np.int64(1) << card
-                accepted |= opens[at]
-            else:
-                scored[seat] += CARD_POINTS[card]
+            # Without branches: whether a card is played or discarded is too irregular to predict.
+            playing = -np.int64(legal != 0)  # every bit set for a play, none for a discard
+            played |= (np.int64(1) << card) & playing
+            accepted |= opens[at] & playing
+            scored[seat] += CARD_POINTS[card] & ~playing
         points[row] += scored
     return -1
 
