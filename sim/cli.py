@@ -563,7 +563,9 @@ def argument_parser() -> argparse.ArgumentParser:
     check.add_argument(
         "--baseline", default="", help="the strategy of every seat without --strategies (default: the game's baseline)"
     )
-    check.add_argument("--jobs", type=_jobs_argument, default=-1, metavar="J", help="worker processes (default -1: every core)")
+    check.add_argument(
+        "--jobs", type=_jobs_argument, default=-1, metavar="J", help="worker processes (default -1: every core)"
+    )
     check.add_argument(
         "--rules", default="", metavar="NAME=VALUE,...", help="rule variants to play under (docs/gemstones.md)"
     )
