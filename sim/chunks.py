@@ -15,10 +15,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 import strategies as strategy_registry
 from sim import games, jit, seating
@@ -27,6 +26,9 @@ from sim.numbers import clipped
 from sim.plans import MAX_CHUNK_DEALS, MAX_CHUNK_GAMES, MIN_CHUNK, Plan
 from sim.results import ResultsError, RunStore, rows_file_limit
 from sim.timing import TimedStrategy
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 @dataclass
@@ -243,6 +245,8 @@ def _round_sums(points, mask, lower_is_better, histogram, per_deal):
 def chunk_rows(plan: Plan, seatings, ids, points, rounds, winners) -> pd.DataFrame:
     """One row per deal (or game), seating and seat; ``team`` is the seat's team (partners share points,
     so count one row per team for a strategy's results, as the summary does)."""
+    import pandas as pd  # here: a worker that keeps no rows does not load it
+
     num_seatings, count, num_seats = points.shape
     seating_index = np.repeat(np.arange(num_seatings), count * num_seats)
     seat = np.tile(np.arange(num_seats), num_seatings * count)
