@@ -147,11 +147,13 @@ class Round:
         """The current player's observation, as a batch of one."""
         seat = self.current_player
         hand = self.dealt_hand(seat)
+        place = {card: position for position, card in enumerate(hand)}
 
         def positions(cards: Iterable[int]) -> np.ndarray:
-            """(1,) int64 bitmask over hand positions of these cards."""
-            chosen = set(cards)
-            return np.array([sum(1 << i for i, card in enumerate(hand) if card in chosen)], dtype=np.int64)
+            """(1,) int64 bitmask over hand positions of these cards (all of them dealt to the mover)."""
+            return np.array([sum(1 << place[card] for card in cards)], dtype=np.int64)
+
+        plays = self.legal_plays()
 
         return Observation(
             1,
@@ -159,8 +161,8 @@ class Round:
                 "seat": np.array([seat]),
                 "hand": np.array([hand], dtype=np.int64),
                 "held": positions(self.hands[seat]),
-                "legal": positions(self.legal_plays()),
-                "options": positions(self.legal_actions()),
+                "legal": positions(plays),
+                "options": positions(plays or self.hands[seat]),  # rules.legal_actions: a discard when no play
                 "legal_mask": lambda: legal_mask_of(self.legal_actions(), NUM_CARDS),
                 "table": np.array([self.table], dtype=np.int64),
                 "step": np.array([self.step]),
