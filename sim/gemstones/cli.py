@@ -27,7 +27,7 @@ from sim.gemstones.engine import (
     TurnStarted,
 )
 from sim.gemstones.observation import BUY, CHAIN, DISCARD, PASS, PLAY, SELL, Phase
-from sim.gemstones.words import computer_name, event_lines, table_lines
+from sim.gemstones.words import MAX_NAME_LENGTH, computer_name, event_lines, table_lines
 from sim.numbers import NumberError, amount, clipped, parse_int
 from sim.play import choose_one
 
@@ -122,7 +122,7 @@ class Program:
         while True:
             name = self.ask(f"Name of player {seat + 1}?")
             if not savefile.NAME_PATTERN.fullmatch(name):
-                self.write([f"A name is one word of at most {savefile.MAX_NAME_LENGTH} characters."])
+                self.write([f"A name is one word of at most {MAX_NAME_LENGTH} characters."])
             elif name in taken:
                 self.write([f"{name} is taken; choose another name."])
             else:

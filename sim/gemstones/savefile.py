@@ -43,12 +43,12 @@ from sim.files import UnreadableFile, atomic_write_bytes, check_replaceable, rea
 from sim.gemstones import rules
 from sim.gemstones.engine import NUM_PLAYERS, State, Variants
 from sim.gemstones.observation import Phase
+from sim.gemstones.words import MAX_NAME_LENGTH
 from sim.numbers import NumberError, parse_int
 
 HEADER = "cardsim-gemstones-save"
 VERSION = 1
 MAX_FILE_BYTES = 1 << 16
-MAX_NAME_LENGTH = 20
 MAX_COUNT = 10**9  # turns, steps, coins: far beyond any real game, small enough to print
 GAME_ID_RANGE = (0, MAX_SEED)
 HUMAN = "human"

@@ -26,10 +26,11 @@ from sim.gemstones.engine import (
     TradeAreaFilled,
     TurnStarted,
 )
-from sim.gemstones.savefile import MAX_NAME_LENGTH
 from sim.numbers import amount
 from sim.people import YOU, verb
 
+MAX_NAME_LENGTH = 20
+"""The longest name a player goes by (one word): the program asks for no longer, and a save file keeps no longer."""
 SOURCE_NAMES = {"offer": "the offer", "hand": "the hand", "trade": "the trade area"}
 
 TITLE = "Gemstones"
