@@ -31,6 +31,13 @@ if TYPE_CHECKING:
     import pandas as pd
 
 
+TIMED_DEALS = 1024
+"""The deals of a run's first chunk played again to time its compiled strategies (``time_compiled``):
+enough that a batch's fixed cost is shared by many decisions."""
+TIMED_GAMES = 16
+"""As many, for a run of whole games."""
+
+
 @dataclass
 class ChunkResult:
     index: int
@@ -64,6 +71,19 @@ def play_slice(
     return np.stack(seating_points), rounds, winners
 
 
+def time_compiled(
+    plan: Plan, game: Game, built: dict[str, TimedStrategy], seats: seating.Seating, ids: np.ndarray
+) -> None:
+    """Time each strategy of ``built`` whose decisions the fast engine made inside its kernel, untimed:
+    ``ids`` played again under the seating ``seats`` with it asked from Python (``TimedStrategy.asked_in_python``)
+    and every other seat's strategy as it is, untimed. What they score is not kept."""
+    for spec, timed in built.items():
+        if timed.compiled is None or timed.decisions:
+            continue
+        lineup = {name: timed.asked_in_python() if name == spec else other.strategy for name, other in built.items()}
+        play_slice(plan, game, lineup, [seats], ids)
+
+
 def joined(parts: list[np.ndarray | None]) -> np.ndarray | None:
     """Slices' arrays (seatings, B, ...) joined along B; None for what slices do not have."""
     present = [part for part in parts if part is not None]
@@ -86,6 +106,8 @@ def play_chunk(plan: Plan, index: int) -> ChunkResult:
     slices = [play_slice(plan, game, built, seatings, ids[first : first + most]) for first in range(0, len(ids), most)]
     points, rounds, winners = (joined([played[part] for played in slices]) for part in range(3))
     assert points is not None  # every slice has points
+    if index == 0:
+        time_compiled(plan, game, built, seatings[0], ids[: TIMED_GAMES if plan.games else TIMED_DEALS])
     aggregates = summarize_chunk(plan, game, points, rounds, winners)
     aggregates["timing"] = {spec: strategy.aggregates() for spec, strategy in built.items()}
     rows = chunk_rows(plan, seatings, ids, points, rounds, winners) if plan.keep_rounds else None
@@ -337,7 +359,7 @@ class Unsound(ValueError):
 STRATEGY_KEYS = ("n", "sum", "sum_sq", "best", "histogram")
 GAME_KEYS = ("games", "wins", "draws", "losses", "game_rounds")  # a strategy's, in whole-games runs
 PAIR_KEYS = ("diff", "a", "b", "wins", "draws", "losses")
-TIMING_KEYS = ("decisions", "seconds", "histogram")
+TIMING_KEYS = ("decisions", "seconds", "histogram")  # and "sampled" where some were (TimedStrategy)
 
 
 def _check_aggregates(plan: Plan, game: Game, seatings, deals: int, aggregates: dict[str, Any]) -> None:
@@ -356,8 +378,10 @@ def _check_aggregates(plan: Plan, game: Game, seatings, deals: int, aggregates: 
         outcomes = (_count(pair[outcome], f"{what}, {outcome}") for outcome in ("wins", "draws", "losses"))
         _total(sum(outcomes), deals, what)
     for name, timing in _keys(aggregates["timing"], plan.strategy_names, "the timing").items():
-        _keys(timing, TIMING_KEYS, f"{name}'s timing")
+        _keys(timing, (*TIMING_KEYS, "sampled") if "sampled" in timing else TIMING_KEYS, f"{name}'s timing")
         decisions = _count(timing["decisions"], f"{name}'s decisions")
+        if _count(timing.get("sampled", 0), f"{name}'s sampled decisions") > decisions:
+            raise Unsound(f"{name}'s sampled decisions are more than its decisions")
         if _real(timing["seconds"], f"{name}'s seconds") < 0:
             raise Unsound(f"{name}'s seconds are negative")
         _total(_histogram(timing["histogram"], f"{name}'s timing histogram"), decisions, f"{name}'s timing")

@@ -161,13 +161,7 @@ def write_run_report(
             ),
         ]
     sections.append(("Plots", _figures(folder, [(name, PLOT_CAPTIONS[name]) for name in plots.PLOTS])))
-    timing_note = (
-        '<p class="note">0 decisions: a compiled policy, which decides inside the fast engine and is not timed '
-        "there.</p>"
-        if (timing["decisions"] == 0).any()
-        else ""
-    )
-    sections.append(("Decision time", html_table(timing, timing_columns(), "timing.csv") + timing_note))
+    sections.append(("Decision time", html_table(timing, timing_columns(), "timing.csv")))
     sections.append(
         (
             "Files",

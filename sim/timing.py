@@ -3,10 +3,14 @@
 A ``TimedStrategy`` stands in for a strategy, counting the rows of each observation it answers and
 timing each call. A batched call answers many decisions at once, so each of its decisions is
 counted at the call's time divided by its rows. A strategy with a compiled policy plays inside the
-fast engines' kernels, uncounted; only its calls in Python (the reference engine's) are timed. The
-times go into a histogram of fixed logarithmic bins: histograms of chunks add up, so a run's mean
-and 99th percentile come from its chunks' aggregates whatever the number of workers (the
-percentile to within one bin, 12%).
+fast engines' kernels, uncounted (timing each decision there would cost more than making it); its
+time is *sampled* instead: some deals are played again with it asked from Python
+(``asked_in_python``), in batches, as a numpy strategy is asked, and those decisions are counted
+apart as ``sampled``. The clock runs once each batch's observation is laid out: it times the
+policy over the batch's rows (``choose_compiled``) and the call, shared by the batch's decisions,
+a little more than the policy costs inside the kernel. The times go into a histogram of fixed
+logarithmic bins: histograms of chunks add up, so a run's mean and 99th percentile come from its
+chunks' aggregates whatever the number of workers (the percentile to within one bin, 12%).
 """
 
 from __future__ import annotations
@@ -46,6 +50,7 @@ class TimedStrategy:
         self.decisions = 0
         self.seconds = 0.0
         self.histogram = np.zeros(NUM_BINS, dtype=np.int64)
+        self.sampled = 0  # of the decisions, those asked only to time a compiled policy
 
     @property
     def compiled(self) -> CompiledPolicy | None:
@@ -64,9 +69,33 @@ class TimedStrategy:
             self.histogram[bin_of(spent / rows)] += rows
         return actions
 
+    def asked_in_python(self) -> AskedInPython:
+        """This strategy as a seat a fast engine asks from Python (without its compiled policy), its
+        decisions timed into this one's counts as sampled."""
+        return AskedInPython(self)
+
     def aggregates(self) -> dict[str, Any]:
-        """The counts as additive aggregates (``sim.report.merge`` adds them across chunks)."""
-        return {"decisions": self.decisions, "seconds": self.seconds, "histogram": self.histogram.tolist()}
+        """The counts as additive aggregates (``sim.report.merge`` adds them across chunks); ``sampled``
+        only where some decisions were."""
+        counts = {"decisions": self.decisions, "seconds": self.seconds, "histogram": self.histogram.tolist()}
+        return counts | ({"sampled": self.sampled} if self.sampled else {})
+
+
+class AskedInPython:
+    """A timed strategy hiding its compiled policy, so that a fast engine asks it from Python: its
+    decisions are timed, and counted as sampled, by the ``TimedStrategy`` it stands for."""
+
+    def __init__(self, timed: TimedStrategy) -> None:
+        self.timed = timed
+        self.name = timed.name
+
+    def choose(self, observation: Any) -> np.ndarray:
+        # Every field laid out before the clock starts: the kernel hands its policy the state itself.
+        observation.arrays()
+        before = self.timed.decisions
+        actions = self.timed.choose(observation)
+        self.timed.sampled += self.timed.decisions - before
+        return actions
 
 
 def percentile_seconds(histogram: list[int], share: float) -> float:

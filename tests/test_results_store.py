@@ -154,6 +154,7 @@ def _double(aggregates: dict) -> None:
         (_set(["strategies", "heuristic", "best"], 3.0), "heuristic's best is 3.0, not a count"),
         (_set(["pairs", "heuristic\tfirst-legal", "draws"], True), "draws is true, not a count"),
         (_set(["timing", "heuristic", "seconds"], -1.0), "heuristic's seconds are negative"),
+        (_set(["timing", "heuristic", "sampled"], 1), "heuristic's sampled decisions are more than its decisions"),
         (_double, "heuristic counts 1,600 results, but the chunk's size makes 800"),
         (_set(["strategies", "heuristic", "histogram"], [0, 1]), "heuristic's histogram counts 1 results"),
         (_set(["strategies", "someone"], {}), "the strategies should hold heuristic, first-legal"),

@@ -95,8 +95,11 @@ def test_summary_and_paired_tables_match_the_rows(tmp_path):
     )
     assert pair["los"] == pytest.approx(stats.likelihood_of_superiority(record[0], record[2]))
     timing = pd.read_csv(tmp_path / "timing.csv").set_index("strategy")
-    # Compiled policies decide inside the fast engine's kernel, uncounted and untimed.
-    assert (timing["decisions"] == 0).all()
+    # Compiled policies decide inside the fast engine's kernel, untimed; each is timed on the first chunk's
+    # deals played again under the first seating (two seats, 13 decisions a deal), asked from Python.
+    sample = min(chunks.TIMED_DEALS, plan.chunk_size)
+    assert (timing["decisions"] == timing["sampled"]).all() and (timing["sampled"] == sample * 2 * 13).all()
+    assert (timing["mean_seconds"] > 0).all()
     summary = pd.read_csv(tmp_path / "summary.csv")
     assert list(summary.columns[:6]) == ["strategy", "seats", "rounds", "mean_points", "ci95_low", "ci95_high"]
     assert list(pd.read_csv(tmp_path / "paired.csv").columns[:6]) == [
@@ -121,7 +124,8 @@ def test_every_decision_of_a_strategy_asked_in_python_is_timed(tmp_path):
     # mc plays two seats of every seating, 13 decisions a deal each: 20 deals, 4 seatings.
     assert timing.loc["mc:samples=2", "decisions"] == 20 * 4 * 2 * 13
     assert timing.loc["mc:samples=2", "p99_seconds"] >= timing.loc["mc:samples=2", "mean_seconds"] / 10 > 0
-    assert timing.loc["first-legal", "decisions"] == 0
+    assert timing.loc["mc:samples=2", "sampled"] == 0
+    assert timing.loc["first-legal", "decisions"] == timing.loc["first-legal", "sampled"] == 20 * 2 * 13
 
 
 def test_games_mode_reports_win_rates(tmp_path):
