@@ -22,7 +22,7 @@ from enum import IntEnum
 import numpy as np
 from numba import types
 
-from sim import encoding, jit
+from sim import encoding, jit, lockstep
 from sim.api import MAX_POLICY_SETTINGS, ArrayRecord, CompiledPolicy, UnknownAction
 from sim.cards import SUIT_NAMES, CardError, bits_to_bools, card_name, parse_card
 from sim.encoding import Layout
@@ -263,8 +263,9 @@ def choose_compiled(compiled: CompiledPolicy, observation: Observation) -> np.nd
     o = observation
     chosen = np.empty(len(o), dtype=np.int64)
     trick = np.ascontiguousarray(o.trick, dtype=np.int64)
-    _choose_rows(
-        compiled.function, compiled.arguments, _column(o.phase), _column(o.seat), _column(o.dealer),
+    _CHOOSE_ROWS_ENTRY(
+        lockstep.policy_address(compiled.function, POLICY.signature), compiled.arguments, _column(o.phase),
+        _column(o.seat), _column(o.dealer),
         _column(o.making_round), _column(o.legal), _column(o.hand), _column(o.upcard), _column(o.trump),
         _column(o.maker), _column(o.leader), trick, chosen,
     )  # fmt: skip
@@ -278,11 +279,12 @@ def _column(values: np.ndarray) -> np.ndarray:
 _COLUMN = types.Array(types.int64, 1, "C", readonly=True)
 
 
-@jit.njit(
-    types.void(POLICY, SETTINGS, *(_COLUMN,) * 10, types.Array(types.int64, 2, "C", readonly=True), types.int64[:]),
-    cache=True,
-    nogil=True,
+_CHOOSE_ROWS = types.void(
+    POLICY, SETTINGS, *(_COLUMN,) * 10, types.Array(types.int64, 2, "C", readonly=True), types.int64[:]
 )
+
+
+@jit.njit(_CHOOSE_ROWS, cache=True, nogil=True)
 def _choose_rows(
     policy, settings, phase, seat, dealer, making_round, legal, hand, upcard, trump, maker, leader, trick, chosen
 ):  # fmt: skip
@@ -302,3 +304,7 @@ def _choose_rows(
             phase[row], seat[row], dealer[row], making_round[row], legal[row], hand[row], upcard[row], trump[row],
             maker[row], led, winning, winner, played, settings,
         )  # fmt: skip
+
+
+_CHOOSE_ROWS_ENTRY = lockstep.entry_point(_choose_rows, _CHOOSE_ROWS)
+"""``_choose_rows``' machine code, called without numba's dispatcher typing a policy argument on every call."""

@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping
 import numpy as np
 from numba import types
 
-from sim import encoding, jit
+from sim import encoding, jit, lockstep
 from sim.api import MAX_POLICY_SETTINGS, CompiledPolicy
 from sim.cards import NUM_CARDS, bits_to_bools
 from sim.encoding import Layout
@@ -257,28 +257,32 @@ def choose_compiled(compiled: CompiledPolicy, observation: Observation) -> np.nd
         np.ascontiguousarray(field, dtype=np.int64)
         for field in (observation.held, observation.legal, observation.options, observation.table)
     )
-    _choose_rows(compiled.function, compiled.arguments, hands, held, legal, options, table, chosen)
+    policy = lockstep.policy_address(compiled.function, POLICY.signature)
+    _CHOOSE_ROWS_ENTRY(policy, compiled.arguments, hands, held, legal, options, table, chosen)
     return chosen
 
 
 _ROWS = types.Array(types.int64, 1, "C", readonly=True)
 
 
-@jit.njit(
-    types.void(
-        POLICY,
-        types.UniTuple(types.float64, MAX_POLICY_SETTINGS),
-        types.Array(types.int8, 2, "C", readonly=True),
-        _ROWS,
-        _ROWS,
-        _ROWS,
-        _ROWS,
-        types.int64[:],
-    ),
-    cache=True,
-    nogil=True,
+_CHOOSE_ROWS = types.void(
+    POLICY,
+    types.UniTuple(types.float64, MAX_POLICY_SETTINGS),
+    types.Array(types.int8, 2, "C", readonly=True),
+    _ROWS,
+    _ROWS,
+    _ROWS,
+    _ROWS,
+    types.int64[:],
 )
+
+
+@jit.njit(_CHOOSE_ROWS, cache=True, nogil=True)
 def _choose_rows(policy, settings, hands, held, legal, options, table, chosen):
     """``chosen[row]``: ``policy``'s card in each row."""
     for row in range(hands.shape[0]):
         chosen[row] = policy(hands, row, held[row], legal[row], options[row], table[row], settings)
+
+
+_CHOOSE_ROWS_ENTRY = lockstep.entry_point(_choose_rows, _CHOOSE_ROWS)
+"""``_choose_rows``' machine code, called without numba's dispatcher typing a policy argument on every call."""
