@@ -375,11 +375,10 @@ def open_table(browser: WebDriver, server: str, game: str, opponent: str, seed: 
 
 
 CASES = [(*case, seed, size) for case in GAMES for seed in SEEDS for size in SIZES]
+CASE_IDS = [f"{game}-{seed}-{size}" for game, *_, seed, size in CASES]
 
 
-@pytest.mark.parametrize(
-    ("game", "opponent", "screenshot_at", "seed", "size"), CASES, ids=[f"{game}-{seed}-{size}" for game, *_, seed, size in CASES]
-)
+@pytest.mark.parametrize(("game", "opponent", "screenshot_at", "seed", "size"), CASES, ids=CASE_IDS)
 def test_game_played_to_the_end_in_the_browser(
     server: str, driver: WebDriver, tmp_path: Path, game: str, opponent: str, screenshot_at: int, seed: int, size: str
 ) -> None:
