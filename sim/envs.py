@@ -95,6 +95,24 @@ def checked_seed(seed: object) -> int:
     return int(seed)
 
 
+def round_rewards(points: np.ndarray, lower_is_better: bool, reward: str) -> np.ndarray:
+    """(n, seats) float32: each seat's reward for n finished rounds of ``points`` (n, seats) (the
+    module docstring's rewards): its points, negated where fewer win; or +1 for the seats with the
+    best points and -1 for the others (0 for all when every seat has the best)."""
+    signed = (-points if lower_is_better else points).astype(np.float32)
+    if reward == "points":
+        return signed
+    return win_rewards(signed == signed.max(axis=1, keepdims=True))
+
+
+def win_rewards(winners: np.ndarray) -> np.ndarray:
+    """(n, seats) float32: +1 for each winner of ``winners`` (n, seats) bool and -1 for the others;
+    0 for every seat of a row that every seat won."""
+    rewards = np.where(winners, 1.0, -1.0).astype(np.float32)
+    rewards[winners.all(axis=1)] = 0.0
+    return rewards
+
+
 def observation_space(game: Game) -> spaces.Dict:
     """An agent's observation space: the encoding (non-negative) and the mask over the actions."""
     return spaces.Dict(
@@ -223,17 +241,12 @@ class raw_env(AECEnv):  # PettingZoo's name for the environment without its wrap
 
     def outcome(self) -> list[float]:
         """Each seat's reward for the finished state (the module docstring's rewards)."""
-        points = [float(value) for value in self.state.points()]
-        signed = [-value for value in points] if self.game.lower_is_better else points
-        if self.reward == "points":
-            return signed
-        if self.whole_game:
-            winners = set(cast(GameState, self.state).winning_seats())
-        else:
-            winners = {seat for seat, value in enumerate(signed) if value == max(signed)}
-        if len(winners) == self.game.num_seats:
-            return [0.0] * self.game.num_seats
-        return [1.0 if seat in winners else -1.0 for seat in range(self.game.num_seats)]
+        points = np.array([self.state.points()], dtype=np.int64)
+        if self.whole_game and self.reward == "win":
+            winners = np.zeros_like(points, dtype=bool)
+            winners[0, list(cast(GameState, self.state).winning_seats())] = True
+            return win_rewards(winners)[0].tolist()
+        return round_rewards(points, self.game.lower_is_better, self.reward)[0].tolist()
 
     def _apply(self, action: int) -> None:
         """Apply ``action`` to the state, keeping its transcript lines when rendering."""

@@ -9,7 +9,7 @@ seatings; a fast engine optional) and one line in ``GAME_MODULES``.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -97,6 +97,9 @@ class Game:
     # The observation record strategies read (``sim.api``); its fields' documentation is the reference
     # ``sim.observations`` prints and docs/<game>.md lists. None: undocumented.
     observation: type | None = None
+    # ``tables(strategies, deals, round_ids)``: the fast engine's rounds side by side, each paused where
+    # a seat played in Python is to move (``sim.vecenv.Tables``), for batched environments. None: none yet.
+    tables: Callable[[Sequence[Any], np.ndarray, np.ndarray], Any] | None = None
 
     def __post_init__(self) -> None:
         if not self.teams:

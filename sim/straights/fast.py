@@ -31,13 +31,21 @@ from dataclasses import dataclass
 import numpy as np
 from numba import types
 
-from sim import jit, lockstep
+from sim import encoding, jit, lockstep
 from sim.api import MAX_POLICY_SETTINGS, Strategy
 from sim.cards import NUM_CARDS, NUM_RANKS, bits_to_bools, format_cards, make_card
 from sim.games import DealSource, GamesResult, RoundsResult
 from sim.lockstep import DealError
 from sim.straights import policies, rules
-from sim.straights.observation import DISCARDED, NOT_YET, POLICY, Observation, positions_to_cards
+from sim.straights.observation import (
+    DISCARDED,
+    ENCODED_SIZE,
+    ENCODING,
+    NOT_YET,
+    POLICY,
+    Observation,
+    positions_to_cards,
+)
 
 BLOCK_SIZE = 8192  # rounds a kernel call plays: their state stays in the cache
 SEATS = rules.NUM_PLAYERS
@@ -247,28 +255,57 @@ class _Block:
     def play(self, seats: lockstep.CompiledSeats) -> None:
         """Play every round to its end (to the end of its script, when judging), handing the Python
         seats their decisions as batches."""
-        rows = np.arange(len(self.steps))
-        paused = np.empty(len(self.steps), dtype=np.int64)
-        fault = np.full(3, NO_FAULT, dtype=np.int64)
-        hands = self.hands.reshape(-1, HAND)
-        kernel = _JUDGE_ENTRY if self.judged.shape[0] else _ADVANCE_ENTRY
+        rows = self.advance(seats, np.arange(len(self.steps)))
         while rows.size:
-            count = kernel(
-                rows, hands, self.position, self.held, self.accept, self.table, self.actions,
-                self.discarded, self.points, self.steps, self.leader, self.script, self.script_length,
-                self.judged, self.mismatches, self.opinion, self.opinion_at, seats.kinds, seats.functions,
-                seats.settings, seats.in_python, paused, fault,
-            )  # fmt: skip
-            if fault[0] != NO_FAULT:
-                self._raise_illegal(seats, *(int(value) for value in fault))
-            rows = paused[:count].copy()
-            if rows.size:
-                self._ask_python_seats(seats, rows)
+            self._ask_python_seats(seats, rows)
+            rows = self.advance(seats, rows)
+
+    def advance(self, seats: lockstep.CompiledSeats, rows: np.ndarray) -> np.ndarray:
+        """Play each of ``rows`` until its round ends (its script ends, when judging) or a seat played
+        in Python is to move; returns the rows that paused so. An illegal card raises ``StrategyFault``."""
+        paused = np.empty(len(rows), dtype=np.int64)
+        fault = np.full(3, NO_FAULT, dtype=np.int64)
+        kernel = _JUDGE_ENTRY if self.judged.shape[0] else _ADVANCE_ENTRY
+        count = kernel(
+            np.ascontiguousarray(rows, dtype=np.int64), self.hands.reshape(-1, HAND), self.position, self.held,
+            self.accept, self.table, self.actions, self.discarded, self.points, self.steps, self.leader, self.script,
+            self.script_length, self.judged, self.mismatches, self.opinion, self.opinion_at, seats.kinds,
+            seats.functions, seats.settings, seats.in_python, paused, fault,
+        )  # fmt: skip
+        if fault[0] != NO_FAULT:
+            self._raise_illegal(seats, *(int(value) for value in fault))
+        return paused[:count]
+
+    def restart(self, rows: np.ndarray, deals: np.ndarray, round_ids: np.ndarray) -> None:
+        """Deal ``deals`` afresh to ``rows`` (rounds of a game's start: scores zero), unplayed and unscripted."""
+        hands, position = np.empty((len(rows), NUM_CARDS), dtype=np.int8), np.empty((len(rows), NUM_CARDS + 1), np.int8)
+        leader = np.empty(len(rows), dtype=np.int64)
+        bad = _lay_out(np.ascontiguousarray(deals, dtype=np.int8), hands, position, leader)
+        if bad >= 0:
+            raise DealError(f"the deal of round {int(round_ids[bad])} is not a permutation of the {NUM_CARDS} cards")
+        for array, new in ((self.hands, hands), (self.position, position), (self.leader, leader)):
+            array.flags.writeable = True
+            array[rows] = new
+            array.flags.writeable = False
+        self.round_ids[rows], self.scores[rows] = round_ids, 0
+        self.held[rows], self.table[rows], self.steps[rows] = (1 << NUM_CARDS) - 1, 0, 0
+        self.accept[rows] = np.left_shift(1, position[:, SEVEN_OF_SPADES].astype(np.int64))
+        self.discarded[rows], self.points[rows], self.script_length[rows] = False, 0, 0
+
+    def mover(self, rows: np.ndarray) -> np.ndarray:
+        """The seat to move in each of ``rows``."""
+        return (self.leader[rows] + self.steps[rows]) % SEATS
+
+    def take(self, rows: np.ndarray, cards: np.ndarray) -> None:
+        """The movers of ``rows`` play (or discard) ``cards``, when the rows next advance."""
+        steps = self.steps[rows]
+        self.script[rows, steps] = cards
+        self.script_length[rows] = steps + 1
 
     def _ask_python_seats(self, seats: lockstep.CompiledSeats, rows: np.ndarray) -> None:
         """Each Python strategy's choices in the ``rows`` where its seat is to move: added to the
         script, or, where the script is judged, kept as its opinion."""
-        seat = (self.leader[rows] + self.steps[rows]) % SEATS
+        seat = self.mover(rows)
         for strategy, plays in seats.seats_of:
             mine = rows[plays[seat]]
             if not mine.size:
@@ -279,9 +316,7 @@ class _Block:
                 self.opinion_at[mine] = steps
                 continue
             # Only the number of actions: the kernel checks each card is legal where it is played.
-            chosen = lockstep.choose_checked(strategy, self.observe(mine), NUM_CARDS, steps, seat[plays[seat]])
-            self.script[mine, steps] = chosen
-            self.script_length[mine] = steps + 1
+            self.take(mine, lockstep.choose_checked(strategy, self.observe(mine), NUM_CARDS, steps, seat[plays[seat]]))
 
     def observe(self, rows: np.ndarray) -> Observation:
         """The movers' view of the rounds ``rows``: copies, so no later step changes them."""
@@ -322,6 +357,95 @@ class _Block:
         else:
             what = f"chose action {card}, which is not an action of this game (0..{NUM_CARDS - 1})"
         raise lockstep.fault(seats.strategies[seat], what, self.round_ids[row : row + 1], step, seat)
+
+
+class Tables:
+    """Rounds dealt and played side by side, each paused wherever a seat played in Python is to move:
+    the engine of the batched environments (``sim.vecenv``, whose ``Tables`` protocol this is). A
+    learner's seat is one whose strategy has no compiled policy and is never asked here."""
+
+    def __init__(self, strategies: Sequence[Strategy], deals: np.ndarray, round_ids: np.ndarray) -> None:
+        deals, round_ids, scores = _checked_arguments(deals, strategies, np.array(round_ids, dtype=np.int64), None)
+        count = len(deals)
+        script, script_length = np.empty((count, NUM_CARDS), dtype=np.int8), np.zeros(count, dtype=np.int64)
+        self.block = _Block(deals, round_ids, scores, script, script_length)
+        self.seats = lockstep.CompiledSeats(strategies, POLICY, _never_called, policies.BUILT_IN)
+
+    def restart(self, rows: np.ndarray, deals: np.ndarray, round_ids: np.ndarray) -> None:
+        _check_deals(np.asarray(deals))
+        self.block.restart(rows, deals, round_ids)
+
+    def advance(self, rows: np.ndarray) -> np.ndarray:
+        return self.block.advance(self.seats, rows)
+
+    def mover(self, rows: np.ndarray) -> np.ndarray:
+        return self.block.mover(rows)
+
+    def observe(self, rows: np.ndarray) -> Observation:
+        return self.block.observe(rows)
+
+    def take(self, rows: np.ndarray, actions: np.ndarray) -> None:
+        self.block.take(rows, actions)
+
+    def points(self, rows: np.ndarray) -> np.ndarray:
+        return self.block.points[rows]
+
+    def encoded(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The movers' observations of ``rows`` as ``observation.encode`` lays them out and their legal
+        actions' masks (int8), written by compiled code from the tables' state."""
+        block = self.block
+        encoded = np.zeros((len(rows), ENCODED_SIZE), dtype=np.float32)
+        masks = np.zeros((len(rows), NUM_CARDS), dtype=np.int8)
+        _encode(
+            np.ascontiguousarray(rows, dtype=np.int64), block.hands.reshape(-1, HAND), block.held, block.accept,
+            block.table, block.actions, block.discarded, block.steps, block.leader, block.scores, encoded, masks,
+        )  # fmt: skip
+        return encoded, masks
+
+
+# Where each slice of ``observation.ENCODING`` starts in an encoded row.
+_SEAT_AT, _HELD_AT, _TABLE_AT, _OWN_DISCARDS_AT, _PLAYED_BY_AT, _DISCARDS_AT, _LEFT_AT, _STEP_AT, _SCORES_AT = (
+    offset for offset, _, _ in encoding.slices(ENCODING)
+)
+
+
+@jit.njit(cache=True, nogil=True)
+def _encode(rows, hands, held, accept, table, actions, discarded, steps, leader, scores, encoded, masks):
+    """Row k of ``encoded`` (zeros before) the encoding of the mover's view of round ``rows[k]``, the
+    one ``observation.encode`` makes of ``_Block.observe``, and row k of ``masks`` its legal actions."""
+    for k in range(rows.shape[0]):
+        row = rows[k]
+        step = steps[row]
+        mover = step & 3  # turn order from the leader
+        seat = (leader[row] + mover) & 3
+        out = encoded[k]
+        out[_SEAT_AT + seat] = 1.0
+        own = (held[row] >> (HAND * mover)) & HAND_MASK
+        legal = (accept[row] >> (HAND * mover)) & own
+        options = legal if legal else own
+        for at in range(HAND):
+            card = hands[SEATS * row + mover, at]
+            if own >> at & 1:
+                out[_HELD_AT + card] = 1.0
+            elif not table[row] >> card & 1:
+                out[_OWN_DISCARDS_AT + card] = 1.0
+            if options >> at & 1:
+                masks[k, card] = 1
+        for card in range(NUM_CARDS):
+            if table[row] >> card & 1:
+                out[_TABLE_AT + card] = 1.0
+        discards = np.zeros(SEATS, dtype=np.int64)
+        for past in range(step):
+            actor = (past - step) & 3  # places after the mover
+            if discarded[row, past]:
+                discards[actor] += 1
+            else:
+                out[_PLAYED_BY_AT + NUM_CARDS * actor + actions[row, past]] = 1.0
+        for after in range(SEATS):
+            out[_DISCARDS_AT + after] = discards[after] / HAND
+            out[_LEFT_AT + after] = (HAND - (step - ((mover + after) & 3) + SEATS - 1) // SEATS) / HAND
+            out[_SCORES_AT + after] = scores[row, (seat + after) & 3] / rules.GAME_OVER_SCORE
+        out[_STEP_AT] = step / NUM_CARDS
 
 
 @jit.njit(POLICY.signature, cache=True, nogil=True)

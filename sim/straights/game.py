@@ -63,4 +63,5 @@ GAME = Game(
     observation_size=ENCODED_SIZE,
     observation=Observation,
     baseline="first-legal",
+    tables=fast.Tables,
 )
