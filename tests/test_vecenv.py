@@ -19,13 +19,17 @@ from sim.vecenv import VecEnv
 
 BATCHED = [name for name in games.names() if games.load(name).tables is not None]
 SEED = 5
-LINEUPS = {  # learners (None) and opponents: compiled ones, a numpy one (mc), two learners
-    "straights": [
-        [None, "heuristic", "first-legal", "heuristic"],
-        ["heuristic", None, "mc:samples=4", "first-legal"],
-        [None, "heuristic", None, "heuristic"],
-    ],
-}
+CHEAP = {"straights": "first-legal", "euchre": "simple", "ginrummy": "cs340", "gemstones": "greedy"}
+
+
+def lineups(game: str) -> list[list[str | None]]:
+    """Learners (None) and opponents: compiled opponents; a numpy one (mc) beside a learner in seat
+    1; two learners."""
+    seats = games.load(game).num_seats
+    compiled = [None] + ["heuristic", CHEAP[game]] * (seats // 2)
+    numpy_opponent = ["heuristic", None, "mc:samples=4", CHEAP[game]] if seats == 4 else ["mc:samples=4", None]
+    two_learners = [None, "heuristic", None, "heuristic"] if seats == 4 else [None, None]
+    return [compiled[:seats], numpy_opponent, two_learners]
 
 
 def random_legal(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
@@ -37,7 +41,7 @@ def random_legal(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
 @pytest.mark.parametrize("lineup", range(3))
 @pytest.mark.parametrize("reward", envs.REWARDS)
 def test_a_batch_of_one_plays_what_the_pettingzoo_environment_plays(game: str, lineup: int, reward: str) -> None:
-    opponents: Sequence[str | None] = LINEUPS[game][lineup]
+    opponents: Sequence[str | None] = lineups(game)[lineup]
     batched = VecEnv(game, 1, opponents=opponents, seed=SEED, reward=reward)
     single = envs.raw_env(game, opponents=opponents, reward=reward)
     rng = np.random.default_rng(lineup)
@@ -72,7 +76,7 @@ def test_a_batch_of_one_plays_what_the_pettingzoo_environment_plays(game: str, l
 def test_tables_deal_episodes_in_order(game: str) -> None:
     """Table i starts on episode i (its first decision as ``sim.envs`` shows deal i); tables whose
     episodes end take the next ones in table order; the same seed and actions replay the same run."""
-    opponents = LINEUPS[game][0]
+    opponents = lineups(game)[0]
     runs = []
     for _ in range(2):
         batched = VecEnv(game, 5, opponents=opponents, seed=SEED)
@@ -101,7 +105,7 @@ def test_tables_deal_episodes_in_order(game: str) -> None:
 
 @pytest.mark.parametrize("game", BATCHED)
 def test_bad_actions_are_refused_before_any_table_moves(game: str) -> None:
-    batched = VecEnv(game, 3, opponents=LINEUPS[game][0], seed=SEED)
+    batched = VecEnv(game, 3, opponents=lineups(game)[0], seed=SEED)
     obs, _ = batched.reset()
     legal = random_legal(np.random.default_rng(0), obs["action_mask"])
     illegal_at = int(np.argmax(obs["action_mask"].sum(axis=1) < obs["action_mask"].shape[1]))
@@ -120,7 +124,7 @@ def test_bad_actions_are_refused_before_any_table_moves(game: str) -> None:
         with pytest.raises(ValueError, match=message):
             batched.step(actions)
     after = batched.step(legal)
-    fresh = VecEnv(game, 3, opponents=LINEUPS[game][0], seed=SEED)
+    fresh = VecEnv(game, 3, opponents=lineups(game)[0], seed=SEED)
     fresh.reset()
     expected = fresh.step(legal)
     np.testing.assert_array_equal(after[0]["observation"], expected[0]["observation"])
