@@ -60,6 +60,7 @@ bench: $(INSTALLED)
 	$(BIN)/python -m benchmarks.deadwood
 	$(BIN)/python -m benchmarks.limit
 	$(BIN)/python -m benchmarks.tournaments
+	$(BIN)/python -m benchmarks.vecenv
 
 $(INSTALLED_NOTEBOOKS): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[notebooks]'

@@ -263,10 +263,13 @@ def test_options_that_make_no_environment_are_refused():
 def test_the_docs_examples_run_in_order(capsys, tmp_path, monkeypatch):
     """Random play, training against a fixed strategy, and seating the result in a tournament."""
     page = (ROOT / "docs" / "environments.md").read_text()
-    random_play, training, seating = re.findall(r"^```python\n(.*?)^```", page, flags=re.S | re.M)
+    random_play, batched, training, seating = re.findall(r"^```python\n(.*?)^```", page, flags=re.S | re.M)
     monkeypatch.chdir(tmp_path)  # the policy file and the run are written where the reader is
     exec(compile(random_play, "docs/environments.md", "exec"), {})
     assert re.fullmatch(r"player_0 scored \d+\.0 points\n", capsys.readouterr().out)
+    names: dict = {}
+    exec(compile(batched, "docs/environments.md", "exec"), names)
+    assert names["obs"]["observation"].shape == (4096, games.load("straights").observation_size)
     exec(compile(training, "docs/environments.md", "exec"), {})
     assert (tmp_path / "my-policy.npz").is_file()
     exec(compile(seating, "docs/environments.md", "exec"), {})
