@@ -8,6 +8,7 @@ kept (status 130), and a reader that goes away (``cardsim strategies | head``) e
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 import tomllib
 from pathlib import Path
@@ -66,6 +67,16 @@ EXPERIMENT_FIELDS = {
 
 _probability = bounded_float_argument(1e-9, 0.5, "probability")
 _margin = bounded_float_argument(1e-9, 1e9, "margin")
+
+
+def _widths(text: str) -> tuple[int, ...]:
+    """Hidden layers' widths, "256,128"; "0": no hidden layer (a linear policy)."""
+    widths = tuple(bounded_int_argument(0, 1 << 14, "width")(part) for part in text.split(",")) if text else ()
+    if widths == (0,):
+        return ()
+    if not widths or 0 in widths or len(widths) > 16:
+        raise argparse.ArgumentTypeError(f"invalid widths: {clipped(text)!r}: 1 to 16 widths from 1 to 16384, or 0")
+    return widths
 
 
 def _bound_pair(text: str) -> tuple[float, float]:
@@ -423,6 +434,39 @@ def command_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def command_train(args: argparse.Namespace) -> int:
+    try:
+        from sim.training import imitation  # JAX and optax: the train extra
+    except ImportError as error:
+        raise UsageError(f"training needs the train extra (pip install -e '.[train]'): {error}") from None
+    from sim.training.checkpoint import BadCheckpoint
+
+    if games.load(args.game).tables is None:
+        raise UsageError(f"{args.game} has no batched tables yet, so it cannot be trained on the compiled engine")
+    options = [field.name for field in dataclasses.fields(imitation.Plan) if field.name != "game"]
+    given = {name: getattr(args, name) for name in options if getattr(args, name) is not None}
+    plan = imitation.Plan(args.game, **given)
+    strategies.get_fair(plan.game, plan.teacher, "training")  # bad specs fail before any work
+    strategies.get_fair(plan.game, plan.opponents, "training")
+    out = Path(args.out or DEFAULT_RESULTS / f"train-{plan.game}-seed{plan.seed}")
+    writable_folder(out)
+    args.interrupted = f"interrupted; what was done is kept in {out}/: run the same command again to resume"
+    try:
+        curve = imitation.train(plan, out, progress=not args.quiet, warn=lambda line: say_error("cardsim train", line))
+    except (BadCheckpoint, imitation.OtherPlan) as error:
+        raise UsageError(str(error)) from None
+    last = curve[-1]
+    print(
+        f"{plan.game}: a policy network imitating {plan.teacher} after {last['update']:,} updates: held-out loss "
+        f"{last['held_out_loss']:.3f}, agreement {last['agreement']:.1%}; playing greedily in seat 0 against "
+        f"{plan.opponents} on {plan.held_out_rounds:,} held-out deals it scored best in {last['win_rate']:.1%} "
+        f"(mean reward {last['mean_reward']:+.2f})"
+    )
+    print(f"Policy: {out / imitation.POLICY_FILE} (seat it as policy:path={out / imitation.POLICY_FILE})")
+    print(f"Learning curve: {out / imitation.CURVE_CSV}, {out / imitation.CURVE_PNG}")
+    return 0
+
+
 def command_bench(args: argparse.Namespace) -> int:
     if args.json:
         writable_folder(Path(args.json).parent)  # refused before a measurement, not after it
@@ -596,6 +640,27 @@ def argument_parser() -> argparse.ArgumentParser:
         "--policies", metavar="FOLDER", help="the folder policy:path= may name files in (default: no policy seated)"
     )
     serve.set_defaults(handler=command_serve)
+
+    train = commands.add_parser(
+        "train", parents=[seats_strategies], help="train a policy network on the compiled engine (the train extra)"
+    )
+    train.add_argument("--game", choices=games.names(), default=games.DEFAULT_GAME)
+    train.add_argument("--teacher", metavar="SPEC", help="the strategy whose choices it learns (default: heuristic)")
+    train.add_argument("--opponents", metavar="SPEC", help="the other seats' strategy (default: heuristic)")
+    count = bounded_int_argument(1, 10**9)
+    train.add_argument("--positions", type=count, metavar="N", help="learner decisions to learn from (default 100000)")
+    tables = bounded_int_argument(1, 1 << 16)
+    train.add_argument("--envs", type=tables, metavar="N", help="tables at once (default 512)")
+    train.add_argument("--hidden", type=_widths, metavar="W,W", help="hidden layers' widths (default 256,256; 0: none)")
+    train.add_argument("--batch", type=bounded_int_argument(1, 1 << 16), metavar="N", help="minibatch (default 512)")
+    train.add_argument("--updates", type=count, metavar="N", help="Adam steps (default 3000)")
+    train.add_argument("--learning-rate", type=bounded_float_argument(1e-7, 1.0, "rate"), metavar="R")
+    train.add_argument("--evaluate-every", type=count, metavar="N", help="updates between measurements (default 500)")
+    train.add_argument("--held-out-rounds", type=count, metavar="N", help="deals played per measurement (default 2000)")
+    train.add_argument("--seed", type=_seed, help="positions from this seed, measured on the next (default 0)")
+    train.add_argument("--out", metavar="DIR", help="folder of the run (default: results/train-GAME-seedS)")
+    train.add_argument("--quiet", action="store_true", help="no progress bars")
+    train.set_defaults(handler=command_train)
 
     bench = commands.add_parser("bench", help="measure engine speed")
     bench.add_argument("--game", choices=games.names(), default=games.DEFAULT_GAME)

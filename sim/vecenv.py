@@ -152,6 +152,13 @@ class VecEnv:
         truncations = np.zeros(self.num_envs, dtype=bool)
         return self._observe(), rewards, terminations, truncations, self._infos(final)
 
+    def observations(self) -> Any:
+        """The learners' observations at every table as strategies see them (the game's observation
+        record, a batch of N): what a teacher strategy is asked, to label the learners' decisions."""
+        if self.tables is None:
+            raise RuntimeError("call reset() before observations()")
+        return self.tables.observe(np.arange(self.num_envs))
+
     def close(self) -> None:
         """Nothing to release: the tables are arrays."""
 
