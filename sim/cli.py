@@ -460,7 +460,8 @@ def command_train(args: argparse.Namespace) -> int:
         f"{plan.game}: a policy network imitating {plan.teacher} after {last['update']:,} updates: held-out loss "
         f"{last['held_out_loss']:.3f}, agreement {last['agreement']:.1%}; playing greedily in seat 0 against "
         f"{plan.opponents} on {plan.held_out_rounds:,} held-out deals it scored best in {last['win_rate']:.1%} "
-        f"(mean reward {last['mean_reward']:+.2f})"
+        f"(mean reward {last['mean_reward']:+.2f}); {plan.teacher} in its place, {last['teacher_win_rate']:.1%} "
+        f"({last['teacher_mean_reward']:+.2f})"
     )
     print(f"Policy: {out / imitation.POLICY_FILE} (seat it as policy:path={out / imitation.POLICY_FILE})")
     print(f"Learning curve: {out / imitation.CURVE_CSV}, {out / imitation.CURVE_PNG}")
@@ -648,12 +649,12 @@ def argument_parser() -> argparse.ArgumentParser:
     train.add_argument("--teacher", metavar="SPEC", help="the strategy whose choices it learns (default: heuristic)")
     train.add_argument("--opponents", metavar="SPEC", help="the other seats' strategy (default: heuristic)")
     count = bounded_int_argument(1, 10**9)
-    train.add_argument("--positions", type=count, metavar="N", help="learner decisions to learn from (default 100000)")
+    train.add_argument("--positions", type=count, metavar="N", help="learner decisions to learn from (default 400000)")
     tables = bounded_int_argument(1, 1 << 16)
     train.add_argument("--envs", type=tables, metavar="N", help="tables at once (default 512)")
     train.add_argument("--hidden", type=_widths, metavar="W,W", help="hidden layers' widths (default 256,256; 0: none)")
     train.add_argument("--batch", type=bounded_int_argument(1, 1 << 16), metavar="N", help="minibatch (default 512)")
-    train.add_argument("--updates", type=count, metavar="N", help="Adam steps (default 3000)")
+    train.add_argument("--updates", type=count, metavar="N", help="Adam steps (default 4000)")
     train.add_argument("--learning-rate", type=bounded_float_argument(1e-7, 1.0, "rate"), metavar="R")
     train.add_argument("--evaluate-every", type=count, metavar="N", help="updates between measurements (default 500)")
     train.add_argument("--held-out-rounds", type=count, metavar="N", help="deals played per measurement (default 2000)")

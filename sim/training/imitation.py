@@ -38,7 +38,9 @@ import optax
 import strategies as strategy_registry
 from sim import games
 from sim.console import progress_bar
+from sim.envs import round_rewards
 from sim.files import UnreadableFile, atomic_write_bytes, read_bounded
+from sim.games import default_engine
 from sim.training import checkpoint, network
 from sim.vecenv import VecEnv
 from strategies.policy import save_policy
@@ -57,11 +59,11 @@ class Plan:
     game: str
     teacher: str = "heuristic"
     opponents: str = "heuristic"
-    positions: int = 100_000  # learner decisions to collect (rounded up to whole steps of every table)
+    positions: int = 400_000  # learner decisions to collect (rounded up to whole steps of every table)
     envs: int = 512
     hidden: tuple[int, ...] = (256, 256)
     batch: int = 512
-    updates: int = 3000
+    updates: int = 4000
     learning_rate: float = 1e-3
     evaluate_every: int = 500
     held_out_rounds: int = 2000
@@ -91,6 +93,7 @@ def train(plan: Plan, folder: Path, progress: bool = True, warn: Callable[[str],
     state = (params, optimizer.init(params))
     sampler = np.random.default_rng(plan.seed)
     step, curve = 0, []
+    mark = teacher_played(plan, teacher)
     saved = checkpoint.latest_good(folder, state, plan.config(), warn)
     if saved is not None:
         state, step, curve = saved.arrays, saved.step, saved.curve
@@ -106,7 +109,10 @@ def train(plan: Plan, folder: Path, progress: bool = True, warn: Callable[[str],
             step += 1
             bar.update()
             if step % plan.evaluate_every == 0 or step == plan.updates:
-                row = measured(plan, state[0], step, float(loss), checked)
+                row = measured(plan, state[0], step, float(loss), checked) | {
+                    "teacher_win_rate": mark[0],
+                    "teacher_mean_reward": mark[1],
+                }
                 curve.append(row)
                 bar.set_postfix(
                     loss=f"{row['loss']:.3f}", agreement=f"{row['agreement']:.1%}", wins=f"{row['win_rate']:.1%}"
@@ -183,6 +189,17 @@ def played(plan: Plan, params: network.Params) -> tuple[float, float]:
             wins.append(float(final[0] == final.max()))
             rewards.append(float(final[0]))
     return float(np.mean(wins)), float(np.mean(rewards))
+
+
+def teacher_played(plan: Plan, teacher: Any) -> tuple[float, float]:
+    """(win rate, mean reward) of the teacher itself in seat 0 of the deals ``played`` measures the
+    network on, against the same opponents: the mark the network is learning to reach."""
+    game = games.load(plan.game)
+    seats = [teacher] + [strategy_registry.get(plan.game, plan.opponents)] * (game.num_seats - 1)
+    rounds = np.arange(plan.held_out_rounds)
+    points = game.play_rounds[default_engine(game)](game.deals(plan.seed + 1, 0, plan.held_out_rounds), seats, rounds)
+    final = round_rewards(points.points, game.lower_is_better, "points")
+    return float(np.mean(final[:, 0] == final.max(axis=1))), float(final[:, 0].mean())
 
 
 def keep(folder: Path, plan: Plan, state: Any, step: int, sampler: np.random.Generator, curve: list[dict]) -> None:
