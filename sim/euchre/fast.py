@@ -20,6 +20,9 @@ plays every hand up to its next decision by such a seat, the strategy gets those
 ``Observation`` batch, and the kernel resumes with its answers. Both kernels step a hand with one
 loop, ``_play_on``. Every action, compiled or not, is checked; an illegal one raises
 ``StrategyFault`` naming the strategy and the decision, so it never becomes a result.
+
+``Tables`` is a block kept for the batched environments (``sim.vecenv``): each hand is dealt
+afresh when it ends, paused wherever a learner is to move, and encoded for it by ``_encode``.
 """
 
 from __future__ import annotations
@@ -30,17 +33,21 @@ from dataclasses import dataclass
 import numpy as np
 from numba import types
 
-from sim import jit, lockstep
+from sim import encoding, jit, lockstep
 from sim.api import Strategy
 from sim.cards import NUM_RANKS, bits_to_bools
 from sim.euchre import policies, rules
 from sim.euchre.observation import (
+    BID_KINDS,
     BIDS,
     DISCARD_STEP,
+    ENCODED_SIZE,
+    ENCODING,
     FIRST_CARD_STEP,
     NONE,
     NUM_ACTIONS,
     ORDER_UP,
+    PACK_INDEX,
     PASS,
     POLICY,
     SCRIPT_STEPS,
@@ -275,24 +282,23 @@ class _Block:
     ) -> None:
         size = len(deals)
         self.round_ids, self.scores = round_ids, scores
-        self.dealer = (round_ids % SEATS).astype(np.int8)
-        self.holdings = np.zeros((size, SEATS), dtype=np.int64)  # by seat
+        # Each hand's deal and state, as ``_deal`` lays them out.
+        self.dealer = np.empty(size, dtype=np.int8)
         self.upcard = np.empty(size, dtype=np.int8)
-        if _lay_out(deals, self.dealer, self.holdings, self.upcard) >= 0:
-            raise DealError("a Euchre deal holds exactly the 24 cards nine to ace")
-        self.dealer.flags.writeable = self.upcard.flags.writeable = False
-        self.position = np.zeros(size, dtype=np.int64)  # the next script position of each hand
-        self.actions = np.full((size, SCRIPT_STEPS), NONE, dtype=np.int8)  # taken at each script position
-        self.trump = np.full(size, NONE, dtype=np.int8)
-        self.maker = np.full(size, NONE, dtype=np.int8)
-        self.making_round = np.ones(size, dtype=np.int8)
-        self.tricks_won = np.zeros((size, rules.NUM_TEAMS), dtype=np.int8)
-        self.leader = (self.dealer + 1) & 3  # the eldest hand leads the first trick
-        self.winning = np.full(size, NONE, dtype=np.int8)  # the card winning the trick so far, and its seat
-        self.winner = np.full(size, NONE, dtype=np.int8)
-        self.mover = np.zeros(size, dtype=np.int8)  # at a pause: the seat to move and its legal actions
+        self.holdings = np.empty((size, SEATS), dtype=np.int64)  # by seat
+        self.position = np.empty(size, dtype=np.int64)  # the next script position of each hand
+        self.actions = np.empty((size, SCRIPT_STEPS), dtype=np.int8)  # taken at each script position
+        self.trump = np.empty(size, dtype=np.int8)
+        self.maker = np.empty(size, dtype=np.int8)
+        self.making_round = np.empty(size, dtype=np.int8)
+        self.tricks_won = np.empty((size, rules.NUM_TEAMS), dtype=np.int8)
+        self.leader = np.empty(size, dtype=np.int8)  # of the current trick
+        self.winning = np.empty(size, dtype=np.int8)  # the card winning the trick so far, and its seat
+        self.winner = np.empty(size, dtype=np.int8)
+        self.points = np.empty((size, SEATS), dtype=np.int64)  # each seat's, once its hand is over
+        self._deal(np.arange(size), deals, round_ids)
+        self.seat_to_move = np.zeros(size, dtype=np.int8)  # at a pause: the seat to move and its legal actions
         self.legal = np.zeros(size, dtype=np.int64)
-        self.points = np.zeros((size, SEATS), dtype=np.int64)  # each seat's, once its hand is over
         # Copies: the Python seats' choices join the script as they are made.
         if len(script_length):
             self.script, self.script_length = np.array(script), np.array(script_length)
@@ -307,44 +313,79 @@ class _Block:
     def play(self, seats: lockstep.CompiledSeats) -> None:
         """Play every hand to its end (to the end of its script, when judging), handing the Python
         seats their decisions as batches."""
-        rows = np.arange(len(self.position))
+        rows = self.advance(seats, np.arange(len(self.position)))
+        while rows.size:
+            self._ask_python_seats(seats, rows)
+            rows = self.advance(seats, rows)
+
+    def advance(self, seats: lockstep.CompiledSeats, rows: np.ndarray) -> np.ndarray:
+        """Play each of ``rows`` until its hand ends (its script ends, when judging) or a seat played in
+        Python is to move; returns the rows that paused so. An illegal action raises ``StrategyFault``."""
         paused = np.empty(len(rows), dtype=np.int64)
         fault = np.full(3, NO_FAULT, dtype=np.int64)
-        while rows.size:
-            count = _ADVANCE_ENTRY(
-                rows, self.dealer, self.upcard, self.holdings, self.position, self.actions, self.trump, self.maker,
-                self.making_round, self.tricks_won, self.leader, self.winning, self.winner, self.script,
-                self.script_length, self.judged, self.mismatches, self.opinion, self.opinion_at, seats.kinds,
-                seats.functions, seats.settings, seats.in_python, self.points, self.mover, self.legal, paused, fault,
-            )  # fmt: skip
-            if fault[0] != NO_FAULT:
-                self._raise_illegal(seats, *(int(value) for value in fault))
-            rows = paused[:count].copy()
-            if rows.size:
-                self._ask_python_seats(seats, rows)
+        count = _ADVANCE_ENTRY(
+            np.ascontiguousarray(rows, dtype=np.int64), self.dealer, self.upcard, self.holdings, self.position,
+            self.actions, self.trump, self.maker, self.making_round, self.tricks_won, self.leader, self.winning,
+            self.winner, self.script, self.script_length, self.judged, self.mismatches, self.opinion,
+            self.opinion_at, seats.kinds, seats.functions, seats.settings, seats.in_python, self.points,
+            self.seat_to_move, self.legal, paused, fault,
+        )  # fmt: skip
+        if fault[0] != NO_FAULT:
+            self._raise_illegal(seats, *(int(value) for value in fault))
+        return paused[:count]
+
+    def restart(self, rows: np.ndarray, deals: np.ndarray, round_ids: np.ndarray) -> None:
+        """Deal ``deals`` afresh to ``rows`` (hands of a game's start: scores zero), unplayed and unscripted."""
+        self._deal(rows, deals, round_ids)
+        self.round_ids[rows], self.scores[rows], self.script_length[rows] = round_ids, 0, 0
+
+    def _deal(self, rows: np.ndarray, deals: np.ndarray, round_ids: np.ndarray) -> None:
+        """Lay ``deals`` out in ``rows`` as hands just dealt by seat ``round_ids % 4``, no action taken
+        yet; ``DealError`` for a deal that is not the pack."""
+        dealer = (round_ids % SEATS).astype(np.int8)
+        holdings, upcard = np.empty((len(rows), SEATS), dtype=np.int64), np.empty(len(rows), dtype=np.int8)
+        if _lay_out(deals, dealer, holdings, upcard) >= 0:
+            raise DealError("a Euchre deal holds exactly the 24 cards nine to ace")
+        for array, dealt in ((self.dealer, dealer), (self.upcard, upcard)):
+            array.flags.writeable = True
+            array[rows] = dealt
+            array.flags.writeable = False
+        self.holdings[rows], self.position[rows], self.actions[rows] = holdings, 0, NONE
+        self.trump[rows], self.maker[rows], self.making_round[rows] = NONE, NONE, 1
+        self.leader[rows] = (dealer + 1) & 3  # the eldest hand leads the first trick
+        self.winning[rows], self.winner[rows] = NONE, NONE
+        self.tricks_won[rows], self.points[rows] = 0, 0
+
+    def mover(self, rows: np.ndarray) -> np.ndarray:
+        """The seat to move in each of ``rows``, which are paused."""
+        return self.seat_to_move[rows]
+
+    def take(self, rows: np.ndarray, actions: np.ndarray) -> None:
+        """The movers of ``rows`` take ``actions``, when the rows next advance."""
+        position = self.position[rows]
+        self.script[rows, position] = actions
+        self.script_length[rows] = position + 1
 
     def _ask_python_seats(self, seats: lockstep.CompiledSeats, rows: np.ndarray) -> None:
         """Each Python strategy's choices in the ``rows`` where its seat is to move: added to the
         script, or, where the script is judged, kept as its opinion."""
-        seat = self.mover[rows]
+        seat = self.mover(rows)
         for strategy, plays in seats.seats_of:
             mine = rows[plays[seat]]
             if not mine.size:
                 continue
             observation = self.observe(mine)
-            position = self.position[mine]
             if self.judged.shape[0]:  # a model's opinion of a scripted action: any answer, even an illegal one
                 self.opinion[mine] = np.asarray(strategy.choose(observation), dtype=np.int64)
-                self.opinion_at[mine] = position
+                self.opinion_at[mine] = self.position[mine]
                 continue
             legal = bits_to_bools(self.legal[mine], NUM_ACTIONS)
             chosen = lockstep.choose_checked(strategy, observation, legal, self.decision_steps(mine), seat[plays[seat]])
-            self.script[mine, position] = chosen
-            self.script_length[mine] = position + 1
+            self.take(mine, chosen)
 
     def observe(self, rows: np.ndarray) -> Observation:
         """The movers' view of the hands ``rows``: fresh read-only arrays, so no later step changes them."""
-        position, seat, dealer = self.position[rows], self.mover[rows], self.dealer[rows]
+        position, seat, dealer = self.position[rows], self.mover(rows), self.dealer[rows]
         making = position < BIDS
         phase = np.where(making, Phase.MAKING, np.where(position == DISCARD_STEP, Phase.DISCARD, Phase.PLAYING))
         cards_played = np.maximum(position - FIRST_CARD_STEP, 0)
@@ -386,13 +427,131 @@ class _Block:
 
     def _raise_illegal(self, seats: lockstep.CompiledSeats, row: int, position: int, action: int) -> None:
         """The fault of the strategy whose compiled policy (or script) chose ``action``, not legal there."""
-        seat = int(self.mover[row])
+        seat = int(self.seat_to_move[row])
         step = int(self.decision_steps(np.array([row]))[0])
         if 0 <= action < NUM_ACTIONS:
             what = f"chose action {action}, which is not legal there"
         else:
             what = f"chose action {action}, which is not an action of this game (0..{NUM_ACTIONS - 1})"
         raise lockstep.fault(seats.strategies[seat], what, self.round_ids[row : row + 1], step, seat)
+
+
+class Tables:
+    """Hands dealt and played side by side, each paused wherever a seat played in Python is to move:
+    the engine of the batched environments (``sim.vecenv``, whose ``Tables`` protocol this is). A
+    learner's seat is one whose strategy has no compiled policy and is never asked here."""
+
+    def __init__(self, strategies: Sequence[Strategy], deals: np.ndarray, round_ids: np.ndarray) -> None:
+        # A copy of the round ids: restarted rows write theirs over it.
+        blocks = _blocks(deals, strategies, np.array(round_ids, dtype=np.int64), None, None, None)
+        self.block = _Block(*blocks.parts())
+        self.seats = lockstep.CompiledSeats(strategies, POLICY, _never_called, policies.BUILT_IN)
+
+    def restart(self, rows: np.ndarray, deals: np.ndarray, round_ids: np.ndarray) -> None:
+        self.block.restart(rows, _checked_deals(deals), np.asarray(round_ids, dtype=np.int64))
+
+    def advance(self, rows: np.ndarray) -> np.ndarray:
+        return self.block.advance(self.seats, rows)
+
+    def mover(self, rows: np.ndarray) -> np.ndarray:
+        return self.block.mover(rows)
+
+    def observe(self, rows: np.ndarray) -> Observation:
+        return self.block.observe(rows)
+
+    def take(self, rows: np.ndarray, actions: np.ndarray) -> None:
+        self.block.take(rows, actions)
+
+    def points(self, rows: np.ndarray) -> np.ndarray:
+        return self.block.points[rows]
+
+    def encoded(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The movers' observations of ``rows`` as ``observation.encode`` lays them out and their legal
+        actions' masks (int8), written by compiled code from the tables' state."""
+        block = self.block
+        # Left empty: the kernel writes every entry, zeroing each row as it fills it, which saves a
+        # pass over the whole array.
+        encoded = np.empty((len(rows), ENCODED_SIZE), dtype=np.float32)
+        masks = np.empty((len(rows), NUM_ACTIONS), dtype=np.int8)
+        _encode(
+            np.ascontiguousarray(rows, dtype=np.int64), block.dealer, block.upcard, block.holdings, block.position,
+            block.actions, block.trump, block.maker, block.making_round, block.tricks_won, block.leader,
+            block.seat_to_move, block.legal, block.scores, encoded, masks,
+        )  # fmt: skip
+        return encoded, masks
+
+
+# Where each slice of ``observation.ENCODING`` starts in an encoded row.
+(
+    _SEAT_AT, _DEALER_AT, _PHASE_AT, _MAKING_ROUND_AT, _HAND_AT, _UPCARD_AT, _BIDS_AT, _TRUMP_AT, _MAKER_AT,
+    _DISCARD_AT, _LEADER_AT, _TRICKS_AT, _TRICKS_WON_AT, _SCORES_AT,
+) = (offset for offset, _, _ in encoding.slices(ENCODING))  # fmt: skip
+
+
+@jit.njit(cache=True, nogil=True)
+def _encode(
+    rows, dealer, upcard, holdings, position, actions, trump, maker, making_round, tricks_won, leader, mover, legal,
+    scores, encoded, masks,
+):  # fmt: skip
+    """Row k of ``encoded`` the encoding of the mover's view of hand ``rows[k]``, the one
+    ``observation.encode`` makes of ``_Block.observe``, and row k of ``masks`` its legal actions."""
+    for k in range(rows.shape[0]):
+        row = rows[k]
+        at, seat, dealt_by = position[row], np.int64(mover[row]), np.int64(dealer[row])
+        out = encoded[k]
+        out[:] = 0.0
+        out[_SEAT_AT + seat] = 1.0
+        out[_DEALER_AT + ((dealt_by - seat) & 3)] = 1.0
+        if at < BIDS:
+            out[_PHASE_AT + _MAKING] = 1.0
+            out[_MAKING_ROUND_AT + at // SEATS] = 1.0
+        else:
+            out[_PHASE_AT + (_DISCARD if at == DISCARD_STEP else _PLAYING)] = 1.0
+            out[_MAKING_ROUND_AT + making_round[row] - 1] = 1.0
+        hand = holdings[row, seat]
+        for column in range(rules.PACK_SIZE):
+            if hand >> rules.PACK_CARDS[column] & 1:
+                out[_HAND_AT + column] = 1.0
+        out[_UPCARD_AT + PACK_INDEX[upcard[row]]] = 1.0
+        for bid in range(BIDS):
+            if actions[row, bid] != NONE:
+                out[_BIDS_AT + BID_KINDS * bid + actions[row, bid] - ORDER_UP] = 1.0
+        if trump[row] != NONE:
+            out[_TRUMP_AT + trump[row]] = 1.0
+        if maker[row] != NONE:
+            out[_MAKER_AT + ((maker[row] - seat) & 3)] = 1.0
+        if seat == dealt_by and actions[row, DISCARD_STEP] != NONE:
+            out[_DISCARD_AT + PACK_INDEX[actions[row, DISCARD_STEP]]] = 1.0
+        out[_LEADER_AT + ((leader[row] - seat) & 3)] = 1.0
+        eldest = (dealt_by + 1) & 3  # leads the first trick
+        _encode_tricks(actions[row, FIRST_CARD_STEP:], eldest, np.int64(trump[row]), seat, out)
+        team = seat & 1  # rules.team_of
+        for after in range(rules.NUM_TEAMS):
+            out[_TRICKS_WON_AT + after] = tricks_won[row, (team + after) & 1] / rules.TRICKS_PER_HAND
+            out[_SCORES_AT + after] = scores[row, (team + after) & 1] / rules.DEFAULT_POINTS_TO_WIN
+        for action in range(NUM_ACTIONS):
+            masks[k, action] = legal[row] >> action & 1
+
+
+@jit.njit(inline="always")
+def _encode_tricks(history, lead_seat, trumps, seat, out):
+    """The cards of ``history`` (the hand's cards played, in order) into the tricks' slice of ``out``
+    as ``observation.tricks_by_seat`` lays them out, each trick's leader the last one's winner."""
+    for trick in range(rules.TRICKS_PER_HAND):
+        led = history[SEATS * trick]
+        if led == NONE:
+            break
+        order = (trumps * 5 + _EFFECTIVE_SUIT[trumps * 52 + led]) * 52
+        best, best_place = led, 0
+        for place in range(SEATS):
+            card = history[SEATS * trick + place]
+            if card == NONE:
+                break
+            after = (lead_seat + place - seat) & 3  # places after the seat to move
+            out[_TRICKS_AT + (SEATS * trick + after) * rules.PACK_SIZE + PACK_INDEX[card]] = 1.0
+            if _STRENGTH[order + card] > _STRENGTH[order + best]:
+                best, best_place = card, place
+        lead_seat = (lead_seat + best_place) & 3
 
 
 @jit.njit(POLICY.signature, cache=True, nogil=True)

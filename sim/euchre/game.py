@@ -60,4 +60,5 @@ GAME = Game(
     observation=Observation,
     baseline="simple",
     teams=tuple(rules.team_of(seat) for seat in range(rules.NUM_PLAYERS)),
+    tables=fast.Tables,
 )

@@ -18,6 +18,10 @@ seat, the strategy gets those games as one ``Observation`` batch, and the kernel
 answers. Every action, compiled or not, is checked; an illegal one raises ``StrategyFault`` naming
 the strategy and the decision, so it never becomes a result.
 
+``Tables`` are the same games for batched environments (``sim.vecenv``): a kernel pass plays each
+game until it ends or a seat played in Python (a learner's) is to move, and the caller's action is
+taken first when the game next advances.
+
 **Layout.** Stones are ids 0..7 (``rules.STONES``), ``NONE`` marks an empty place. The deck holds
 its cards in its first ``deck_size`` columns and is drawn from the last of them (the reference's
 list, popped from its end). A hand is the ordered row ``hands[g, seat]``: front card in column 0,
@@ -38,7 +42,7 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from sim import jit, lockstep
+from sim import encoding, jit, lockstep
 from sim.api import MAX_POLICY_SETTINGS, ArrayRecord, Strategy, round_ids
 from sim.cards import bits_to_bools
 from sim.games import DealSource, GamesResult, RoundsResult
@@ -48,13 +52,18 @@ from sim.gemstones.observation import (
     BUY,
     CHAIN,
     COINS,
+    COUNT_SCALE,
     DISCARD,
+    DISCARD_TOP,
+    ENCODED_SIZE,
+    ENCODING,
     NONE,
     NUM_ACTIONS,
     PASS,
     PLAY,
     POLICY,
     SELL,
+    TURN_SCALE,
     Observation,
     Phase,
 )
@@ -63,6 +72,7 @@ from sim.lockstep import DealError
 __all__ = [
     "COINS",
     "GameStates",
+    "Tables",
     "apply",
     "deal",
     "observe",
@@ -215,7 +225,7 @@ def deal(deals: np.ndarray, round_ids: np.ndarray | None = None, variants: Varia
     deals = _checked_deals(deals)
     ids = np.arange(len(deals), dtype=np.int64) if round_ids is None else np.asarray(round_ids, dtype=np.int64)
     states = _dealt(deals, ids)
-    _run(states, np.arange(len(deals)), variants)  # on to each game's first decision
+    _Games(states, variants).advance(np.arange(len(deals)))  # on to each game's first decision
     return states
 
 
@@ -288,8 +298,9 @@ def observe(states: GameStates, rows: np.ndarray | None = None, variants: Varian
     """The mover's observation of the games in ``rows`` (default all, as read-only views of ``states``),
     none of which is over."""
     every = np.arange(len(states.mover)) if rows is None else np.asarray(rows, dtype=np.int64)
-    legal = _run(states, every, variants).legal  # each row stops at once, its legal actions found
-    return _observation(states, rows, legal.take(every), variants)
+    games = _Games(states, variants)
+    games.advance(every)  # each row stops at once, its legal actions found
+    return _observation(states, rows, games.legal.take(every), variants)
 
 
 def _observation(states: GameStates, rows: np.ndarray | None, legal: np.ndarray, variants: Variants) -> Observation:
@@ -338,7 +349,9 @@ def _read_only(values: np.ndarray) -> np.ndarray:
 def apply(states: GameStates, actions: np.ndarray, variants: Variants = DEFAULT_VARIANTS) -> None:
     """Take ``actions[g]`` in every game ``g`` (none over) and move each on to its next decision or its
     end. The actions must be legal (``observe``'s ``legal_mask``); they are not checked here."""
-    _run(states, np.arange(len(states.mover)), variants, forced=np.array(actions, dtype=np.int64))
+    games, every = _Games(states, variants), np.arange(len(states.mover))
+    games.take(every, actions)
+    games.advance(every)
 
 
 # --------------------------------------------------------------------------- playing games out
@@ -376,10 +389,11 @@ def play_rounds(
     for start in range(0, len(deals), BLOCK_SIZE):
         block = slice(start, start + BLOCK_SIZE)
         states = _dealt(deals[block], ids[block])
-        taken = _play(states, seats, variants, trace=_new_trace(len(states.mover)) if trace else None)
+        games = _Games(states, variants, seats, trace=_new_trace(len(states.mover)) if trace else None)
+        games.play()
         coins[block] = states.coins
         if trace:
-            traces.append(taken[:, : states.step.max(initial=0)])
+            traces.append(games.trace[:, : states.step.max(initial=0)])
     return GameResults(coins, _joined(traces) if trace else None)
 
 
@@ -428,7 +442,7 @@ def play_on(
     rest of the current turn and ``turns`` more: such a game stops at the first decision of the turn after."""
     played = states.take(np.arange(len(states.mover)))
     last_turn = None if turns is None else played.turn + turns
-    _play(played, _seats(strategies), variants, last_turn)
+    _Games(played, variants, _seats(strategies), last_turn).play()
     return played
 
 
@@ -449,75 +463,88 @@ _last_seats: tuple[tuple[object, ...], lockstep.CompiledSeats] | None = None
 """The last lineup ``_seats`` was given (its strategies, then their compiled policies) and its seats."""
 
 
-@dataclass(frozen=True)
-class _Stop:
-    """Where a kernel run left its rows: the rows waiting on a Python seat, and each row's legal-action bits."""
-
-    paused: np.ndarray
-    legal: np.ndarray
-
-
 _NO_TRACE = _new_trace(0, 0)
 
 
-def _run(
-    states: GameStates,
-    rows: np.ndarray,
-    variants: Variants,
-    seats: lockstep.CompiledSeats | None = None,
-    forced: np.ndarray | None = None,
-    last_turn: np.ndarray | None = None,
-    trace: np.ndarray = _NO_TRACE,
-) -> _Stop:
-    """One ``_advance`` over ``rows`` of ``states`` (in place): ``forced`` (one per game, ``NO_ACTION``
-    for none) taken first, then the compiled ``seats`` (default: none, so every row stops at its next
-    decision) until a game ends, passes ``last_turn`` or waits on a Python seat (or, with a ``trace``
-    of one row per game, on a wider trace)."""
-    size = len(states.mover)
-    seats = seats or _PAUSING
-    fault = np.full(3, NO_FAULT, dtype=np.int64)
-    stop = _Stop(np.empty(size, dtype=np.int64), np.zeros(size, dtype=np.int64))
-    last_turn = np.full(size, NO_TURN_LIMIT, dtype=np.int64) if last_turn is None else last_turn
-    forced = np.full(size, NO_ACTION, dtype=np.int64) if forced is None else forced
-    count = _ADVANCE_ENTRY(
-        np.ascontiguousarray(rows, dtype=np.int64), _arrays_of(states), _rules_of(variants), seats.kinds,
-        seats.functions, seats.settings, seats.in_python, last_turn, forced, stop.legal, stop.paused, fault, trace,
-    )  # fmt: skip
-    if fault[0] != NO_FAULT:
-        _raise_illegal(states, seats, *(int(value) for value in fault))
-    return _Stop(stop.paused[:count], stop.legal)
+class _Games:
+    """The games of ``states`` played on in place under ``variants``, one kernel pass (``advance``) at
+    a time: a pass plays each of its rows with the compiled ``seats`` (default: none, so each row
+    stops at its next decision) until the game ends, passes ``last_turn`` or waits on a seat played in
+    Python, whose action ``take`` hands to the next pass. With a ``trace`` (one row per game,
+    ``_new_trace``) the actions taken are kept there, the trace widened as needed."""
 
+    def __init__(
+        self,
+        states: GameStates,
+        variants: Variants,
+        seats: lockstep.CompiledSeats | None = None,
+        last_turn: np.ndarray | None = None,
+        trace: np.ndarray | None = None,
+    ) -> None:
+        size = len(states.mover)
+        self.states, self.variants, self.seats = states, variants, seats or _PAUSING
+        self.rules = _rules_of(variants)
+        if last_turn is None:
+            last_turn = np.full(size, NO_TURN_LIMIT, dtype=np.int64)
+        self.last_turn = np.ascontiguousarray(last_turn, dtype=np.int64)
+        self.forced = np.full(size, NO_ACTION, dtype=np.int64)  # each row's action to take first, spent as taken
+        self.legal = np.zeros(size, dtype=np.int64)  # each row's legal-action bits where a pass stopped it
+        self.trace = _NO_TRACE if trace is None else trace
 
-def _play(
-    states: GameStates,
-    seats: lockstep.CompiledSeats,
-    variants: Variants,
-    last_turn: np.ndarray | None = None,
-    trace: np.ndarray | None = None,
-) -> np.ndarray:
-    """Play the games of ``states`` on, in place, to their end or (``last_turn``) to a decision of a
-    turn past it, handing the Python seats their decisions as batches. Returns ``trace`` (one row per
-    game, ``_new_trace``) with the actions taken, widened as needed (no trace: an empty one)."""
-    size = len(states.mover)
-    limit = (
-        np.full(size, NO_TURN_LIMIT, dtype=np.int64) if last_turn is None else np.ascontiguousarray(last_turn, np.int64)
-    )
-    forced = np.full(size, NO_ACTION, dtype=np.int64)
-    trace = _NO_TRACE if trace is None else trace
-    stop = _run(states, np.arange(size), variants, seats, forced, limit, trace)
-    while stop.paused.size:
-        rows = stop.paused
+    def play(self) -> None:
+        """Play every game to its end (or, with ``last_turn``, to a decision of a turn past it),
+        handing the Python seats their decisions as batches."""
+        rows = self.advance(np.arange(len(self.forced)))
+        while rows.size:
+            self._ask_python_seats(rows)
+            rows = self.advance(rows)
+
+    def advance(self, rows: np.ndarray) -> np.ndarray:
+        """One kernel pass over ``rows``: returns the rows that paused for a seat played in Python (or,
+        with a trace, for a wider one); the others' games ended or passed ``last_turn``. An illegal
+        action raises ``StrategyFault``."""
+        if self.trace.shape[1] and self.states.step[rows].max(initial=0) >= self.trace.shape[1]:
+            self.trace = np.concatenate([self.trace, _new_trace(len(self.forced), self.trace.shape[1])], axis=1)
+        seats = self.seats
+        paused = np.empty(len(rows), dtype=np.int64)
+        fault = np.full(3, NO_FAULT, dtype=np.int64)
+        count = _ADVANCE_ENTRY(
+            np.ascontiguousarray(rows, dtype=np.int64), _arrays_of(self.states), self.rules, seats.kinds,
+            seats.functions, seats.settings, seats.in_python, self.last_turn, self.forced, self.legal, paused, fault,
+            self.trace,
+        )  # fmt: skip
+        if fault[0] != NO_FAULT:
+            _raise_illegal(self.states, seats, *(int(value) for value in fault))
+        return paused[:count]
+
+    def restart(self, rows: np.ndarray, new: GameStates) -> None:
+        """The games ``new`` (as ``_dealt`` makes them) in place of those of ``rows``."""
+        for name, values in new.arrays().items():
+            getattr(self.states, name)[rows] = values
+        self.forced[rows] = NO_ACTION
+
+    def mover(self, rows: np.ndarray) -> np.ndarray:
+        """The seat to move in each of ``rows``."""
+        return self.states.mover[rows]
+
+    def observe(self, rows: np.ndarray) -> Observation:
+        """The movers' observations of ``rows``, paused at a decision: copies, so no later pass changes them."""
+        return _observation(self.states, rows, self.legal[rows], self.variants)
+
+    def take(self, rows: np.ndarray, actions: np.ndarray) -> None:
+        """The movers of ``rows`` take ``actions`` when the rows next advance (checked then)."""
+        self.forced[rows] = actions
+
+    def _ask_python_seats(self, rows: np.ndarray) -> None:
+        """Each Python strategy's actions in the ``rows`` where its seat is to move."""
+        seats = self.seats
+        mover = self.mover(rows)
         for strategy, plays in seats.seats_of:
-            mine = rows[(plays & seats.in_python)[states.mover[rows]]]  # a compiled seat pauses for the trace
+            mine = rows[(plays & seats.in_python)[mover]]  # a compiled seat pauses for the trace
             if mine.size:
-                observation = _observation(states, mine, stop.legal.take(mine), variants)
-                forced[mine] = lockstep.choose_checked(
-                    strategy, observation, observation.legal_mask, observation.step, observation.seat
-                )
-        if trace.shape[1] and states.step[rows].max() >= trace.shape[1]:
-            trace = np.concatenate([trace, _new_trace(size, trace.shape[1])], axis=1)
-        stop = _run(states, rows, variants, seats, forced, limit, trace)
-    return trace
+                observation = self.observe(mine)
+                legal, steps = observation.legal_mask, observation.step
+                self.take(mine, lockstep.choose_checked(strategy, observation, legal, steps, observation.seat))
 
 
 def _raise_illegal(states: GameStates, seats: lockstep.CompiledSeats, row: int, step: int, action: int) -> None:
@@ -550,6 +577,56 @@ class _Caller:
 
 
 _PAUSING = lockstep.CompiledSeats([_Caller()] * SEATS, POLICY, _never_called, policies.BUILT_IN)
+
+
+# --------------------------------------------------------------------------- batched environments
+
+
+class Tables:
+    """Games dealt and played side by side under ``variants``, each paused wherever a seat played in
+    Python is to move: the engine of the batched environments (``sim.vecenv``, whose ``Tables``
+    protocol this is). A learner's seat is one whose strategy has no compiled policy and is never
+    asked here. An episode is a whole game, its points each seat's coins."""
+
+    def __init__(
+        self,
+        strategies: Sequence[Strategy],
+        deals: np.ndarray,
+        round_ids: np.ndarray,
+        variants: Variants = DEFAULT_VARIANTS,
+    ) -> None:
+        states = _dealt(_checked_deals(deals), np.asarray(round_ids, dtype=np.int64))
+        self.games = _Games(states, variants, _seats(strategies))
+
+    def restart(self, rows: np.ndarray, deals: np.ndarray, round_ids: np.ndarray) -> None:
+        self.games.restart(rows, _dealt(_checked_deals(deals), np.asarray(round_ids, dtype=np.int64)))
+
+    def advance(self, rows: np.ndarray) -> np.ndarray:
+        return self.games.advance(rows)
+
+    def mover(self, rows: np.ndarray) -> np.ndarray:
+        return self.games.mover(rows)
+
+    def observe(self, rows: np.ndarray) -> Observation:
+        return self.games.observe(rows)
+
+    def take(self, rows: np.ndarray, actions: np.ndarray) -> None:
+        self.games.take(rows, actions)
+
+    def points(self, rows: np.ndarray) -> np.ndarray:
+        return self.games.states.coins[rows]
+
+    def encoded(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The movers' observations of ``rows`` as ``observation.encode`` lays them out and their legal
+        actions' masks (int8), written by compiled code from the games' state."""
+        games = self.games
+        encoded = np.zeros((len(rows), ENCODED_SIZE), dtype=np.float32)
+        masks = np.empty((len(rows), NUM_ACTIONS), dtype=np.int8)
+        _ENCODE_ENTRY(
+            np.ascontiguousarray(rows, dtype=np.int64), _arrays_of(games.states), games.legal,
+            games.variants.third_chain_cost, encoded, masks,
+        )  # fmt: skip
+        return encoded, masks
 
 
 # --------------------------------------------------------------------------- the kernels
@@ -848,3 +925,67 @@ def _advance(rows, s, variants, kinds, external, settings, in_python, last_turn,
 
 
 _ADVANCE_ENTRY = lockstep.entry_point(_advance, _ADVANCE)
+
+
+_ENCODE = types.void(
+    _ROWS,  # rows to encode, each at a decision
+    _STATES,
+    _ROWS,  # legal: each row's legal-action bits
+    types.int64,  # the third chain's price
+    types.float32[:, ::1],  # encoded: out, one row per row encoded, zeros before
+    types.int8[:, ::1],  # masks: out, its legal actions
+)
+# Where each slice of ``observation.ENCODING`` starts in an encoded row.
+(
+    _SEAT_AT, _PHASE_AT, _HAND_AT, _HAND_SIZES_AT, _CHAIN_STONES_AT, _CHAIN_LENGTHS_AT, _THIRD_CHAIN_AT, _COINS_AT,
+    _TRADE_AT, _DISCARDS_AT, _DISCARD_TOP_AT, _REMOVED_AT, _PENDING_AT, _RESUME_AT, _DECK_AT, _TURN_AT, _COST_AT,
+) = (offset for offset, _, _ in encoding.slices(ENCODING))  # fmt: skip
+
+
+@jit.njit(_ENCODE, cache=True, nogil=True)
+def _encode(rows, s, legal, third_chain_cost, encoded, masks):
+    """Row k of ``encoded`` (zeros before) the encoding ``observation.encode`` makes of the mover's
+    observation of game ``rows[k]`` (``_observation``'s), and row k of ``masks`` its legal actions."""
+    discarded = np.empty(NUM_STONES, dtype=np.int64)
+    for k in range(rows.shape[0]):
+        row = rows[k]
+        seat = s.mover[row]
+        out = encoded[k]
+        out[_SEAT_AT + seat] = 1.0
+        out[_PHASE_AT + s.phase[row]] = 1.0
+        for position in range(s.hand_sizes[row, seat]):
+            out[_HAND_AT + NUM_STONES * position + s.hands[row, seat, position]] = 1.0
+        for after in range(SEATS):
+            other = (seat + after) % SEATS
+            out[_HAND_SIZES_AT + after] = s.hand_sizes[row, other] / rules.HAND_SIZE
+            for slot in range(MAX_SLOTS):
+                chain = MAX_SLOTS * after + slot
+                stone = s.chain_stones[row, other, slot]
+                if stone != NONE:
+                    out[_CHAIN_STONES_AT + NUM_STONES * chain + stone] = 1.0
+                out[_CHAIN_LENGTHS_AT + chain] = s.chain_lengths[row, other, slot] / COUNT_SCALE
+            if s.slots[row, other] == MAX_SLOTS:
+                out[_THIRD_CHAIN_AT + after] = 1.0
+            out[_COINS_AT + after] = s.coins[row, other] / COUNT_SCALE
+        size = s.discard_size[row]
+        discarded[:] = 0
+        for place in range(size):
+            discarded[s.discard[row, place]] += 1
+        for top in range(min(DISCARD_TOP, size)):
+            out[_DISCARD_TOP_AT + NUM_STONES * top + s.discard[row, size - 1 - top]] = 1.0
+        for stone in range(NUM_STONES):
+            out[_TRADE_AT + stone] = s.trade_counts[row, stone] / rules.TRADE_DRAW
+            out[_DISCARDS_AT + stone] = discarded[stone] / _CARDS_PER_STONE[stone]
+            out[_REMOVED_AT + stone] = s.removed_counts[row, stone] / _CARDS_PER_STONE[stone]
+        if s.pending[row] != NONE:
+            out[_PENDING_AT + s.pending[row]] = 1.0
+        if s.resume[row] != NONE:
+            out[_RESUME_AT + s.resume[row]] = 1.0
+        out[_DECK_AT] = s.deck_size[row] / rules.NUM_CARDS
+        out[_TURN_AT] = s.turn[row] / TURN_SCALE
+        out[_COST_AT] = third_chain_cost / COUNT_SCALE
+        for action in range(NUM_ACTIONS):
+            masks[k, action] = legal[row] >> action & 1
+
+
+_ENCODE_ENTRY = lockstep.entry_point(_encode, _ENCODE)

@@ -66,6 +66,7 @@ def game_under(variants: Variants) -> Game:
         observation=Observation,
         baseline="greedy",
         with_rules=with_rules,
+        tables=functools.partial(fast.Tables, variants=variants),
         rules=""
         if variants == DEFAULT_VARIANTS
         else ",".join(word for word, default in zip(variants.words(), DEFAULT_VARIANTS.words()) if word != default),
