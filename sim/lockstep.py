@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 from numba import types
@@ -104,6 +104,35 @@ class CompiledSeats(Players):
         )
         no_settings = (0.0,) * policy.signature.args[-1].count  # a policy's last argument: its settings
         self.settings = tuple(no_settings if each is None else each.arguments for each in compiled)
+
+
+class PausedRounds(Protocol):
+    """A fast engine's rounds paused at decisions of seats played in Python: who is to move, what
+    they see, and the actions they take when the rounds next advance."""
+
+    def mover(self, rows: np.ndarray) -> np.ndarray: ...
+
+    def observe(self, rows: np.ndarray) -> Any: ...
+
+    def take(self, rows: np.ndarray, actions: np.ndarray) -> None: ...
+
+
+class RoundsTables:
+    """What every game's batched tables (``sim.vecenv.Tables``) read and write the same way, through
+    ``rounds``, its engine's paused rounds; a game's ``Tables`` adds how they are dealt, advanced,
+    scored and encoded."""
+
+    def __init__(self, rounds: PausedRounds) -> None:
+        self.rounds = rounds
+
+    def mover(self, rows: np.ndarray) -> np.ndarray:
+        return self.rounds.mover(rows)
+
+    def observe(self, rows: np.ndarray) -> Any:
+        return self.rounds.observe(rows)
+
+    def take(self, rows: np.ndarray, actions: np.ndarray) -> None:
+        self.rounds.take(rows, actions)
 
 
 class PolicyAddress(types.WrapperAddressProtocol):

@@ -436,7 +436,7 @@ class _Block:
         raise lockstep.fault(seats.strategies[seat], what, self.round_ids[row : row + 1], step, seat)
 
 
-class Tables:
+class Tables(lockstep.RoundsTables):
     """Hands dealt and played side by side, each paused wherever a seat played in Python is to move:
     the engine of the batched environments (``sim.vecenv``, whose ``Tables`` protocol this is). A
     learner's seat is one whose strategy has no compiled policy and is never asked here."""
@@ -446,21 +446,13 @@ class Tables:
         blocks = _blocks(deals, strategies, np.array(round_ids, dtype=np.int64), None, None, None)
         self.block = _Block(*blocks.parts())
         self.seats = lockstep.CompiledSeats(strategies, POLICY, _never_called, policies.BUILT_IN)
+        super().__init__(self.block)
 
     def restart(self, rows: np.ndarray, deals: np.ndarray, round_ids: np.ndarray) -> None:
         self.block.restart(rows, _checked_deals(deals), np.asarray(round_ids, dtype=np.int64))
 
     def advance(self, rows: np.ndarray) -> np.ndarray:
         return self.block.advance(self.seats, rows)
-
-    def mover(self, rows: np.ndarray) -> np.ndarray:
-        return self.block.mover(rows)
-
-    def observe(self, rows: np.ndarray) -> Observation:
-        return self.block.observe(rows)
-
-    def take(self, rows: np.ndarray, actions: np.ndarray) -> None:
-        self.block.take(rows, actions)
 
     def points(self, rows: np.ndarray) -> np.ndarray:
         return self.block.points[rows]

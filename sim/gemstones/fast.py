@@ -582,7 +582,7 @@ _PAUSING = lockstep.CompiledSeats([_Caller()] * SEATS, POLICY, _never_called, po
 # --------------------------------------------------------------------------- batched environments
 
 
-class Tables:
+class Tables(lockstep.RoundsTables):
     """Games dealt and played side by side under ``variants``, each paused wherever a seat played in
     Python is to move: the engine of the batched environments (``sim.vecenv``, whose ``Tables``
     protocol this is). A learner's seat is one whose strategy has no compiled policy and is never
@@ -597,21 +597,13 @@ class Tables:
     ) -> None:
         states = _dealt(_checked_deals(deals), np.asarray(round_ids, dtype=np.int64))
         self.games = _Games(states, variants, _seats(strategies))
+        super().__init__(self.games)
 
     def restart(self, rows: np.ndarray, deals: np.ndarray, round_ids: np.ndarray) -> None:
         self.games.restart(rows, _dealt(_checked_deals(deals), np.asarray(round_ids, dtype=np.int64)))
 
     def advance(self, rows: np.ndarray) -> np.ndarray:
         return self.games.advance(rows)
-
-    def mover(self, rows: np.ndarray) -> np.ndarray:
-        return self.games.mover(rows)
-
-    def observe(self, rows: np.ndarray) -> Observation:
-        return self.games.observe(rows)
-
-    def take(self, rows: np.ndarray, actions: np.ndarray) -> None:
-        self.games.take(rows, actions)
 
     def points(self, rows: np.ndarray) -> np.ndarray:
         return self.games.states.coins[rows]

@@ -359,7 +359,7 @@ class _Block:
         raise lockstep.fault(seats.strategies[seat], what, self.round_ids[row : row + 1], step, seat)
 
 
-class Tables:
+class Tables(lockstep.RoundsTables):
     """Rounds dealt and played side by side, each paused wherever a seat played in Python is to move:
     the engine of the batched environments (``sim.vecenv``, whose ``Tables`` protocol this is). A
     learner's seat is one whose strategy has no compiled policy and is never asked here."""
@@ -370,6 +370,7 @@ class Tables:
         script, script_length = np.empty((count, NUM_CARDS), dtype=np.int8), np.zeros(count, dtype=np.int64)
         self.block = _Block(deals, round_ids, scores, script, script_length)
         self.seats = lockstep.CompiledSeats(strategies, POLICY, _never_called, policies.BUILT_IN)
+        super().__init__(self.block)
 
     def restart(self, rows: np.ndarray, deals: np.ndarray, round_ids: np.ndarray) -> None:
         _check_deals(np.asarray(deals))
@@ -377,15 +378,6 @@ class Tables:
 
     def advance(self, rows: np.ndarray) -> np.ndarray:
         return self.block.advance(self.seats, rows)
-
-    def mover(self, rows: np.ndarray) -> np.ndarray:
-        return self.block.mover(rows)
-
-    def observe(self, rows: np.ndarray) -> Observation:
-        return self.block.observe(rows)
-
-    def take(self, rows: np.ndarray, actions: np.ndarray) -> None:
-        self.block.take(rows, actions)
 
     def points(self, rows: np.ndarray) -> np.ndarray:
         return self.block.points[rows]
