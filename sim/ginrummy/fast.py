@@ -32,20 +32,32 @@ from dataclasses import dataclass
 import numpy as np
 from numba import types
 
-from sim import jit, lockstep
+from sim import encoding, jit, lockstep
 from sim.api import ROUND_ID_STRIDE, ArrayRecord, Strategy
-from sim.cards import ALL_CARDS_MASK, NUM_CARDS, bits_to_bools
+from sim.cards import ALL_CARDS_MASK, NUM_CARDS, bits_to_bools, lowest_bit
 from sim.games import DealSource, GamesResult, RoundsResult
 from sim.ginrummy import policies, rules
-from sim.ginrummy.melds import best_discards, deadwood, hand_deadwood, knock_points, knocking_discards, may_knock
+from sim.ginrummy.melds import (
+    best_discards,
+    deadwood,
+    hand_deadwood,
+    knock_points,
+    knocking_discards,
+    may_knock,
+    runs_only_deadwood,
+    throw_deadwood,
+)
 from sim.ginrummy.observation import (
     DRAW_DISCARD,
     DRAW_STOCK,
+    ENCODED_SIZE,
+    ENCODING,
     KNOCK,
     NONE,
     NUM_ACTIONS,
     POLICY,
     SETTINGS,
+    STOCK_SIZE,
     Observation,
     Phase,
     action_name,
@@ -260,7 +272,7 @@ class _Block:
         self.pack = _constant(pack)  # (n, 52) int8: the stock is its cards from next_stock on
         self.next_stock, self.pile, self.pile_size, self.pile_mask = next_stock, pile, pile_size, pile_mask
         self.hands, self.took, self.threw = hands, took, threw
-        self.mover, self.phase, self.taken = mover, phase, taken
+        self.seat_to_move, self.phase, self.taken = mover, phase, taken
         # What observations report and never changes: read-only, so no strategy changes it for another.
         self.dealer, self.round_ids, self.scores = _constant(dealer), _constant(round_ids), _constant(scores)
         size = len(self.pack)
@@ -326,52 +338,84 @@ class _Block:
             scores=of_rows(states.scores),
         )
 
+    @classmethod
+    def fresh(cls, deals: np.ndarray, round_ids: np.ndarray) -> _Block:
+        """Hands of rounds of a game's start, as ``play_rounds`` deals them by default: hand ``i`` dealt by
+        seat ``round_ids[i] % 2``, scores zero."""
+        ids = np.array(round_ids, dtype=np.int64)
+        return cls.dealt(deals, ids, np.zeros((len(ids), SEATS), dtype=np.int64), ids % SEATS)
+
     def play(self, seats: lockstep.CompiledSeats, trace: bool = False) -> None:
         """Play every hand to its end, handing the Python seats their decisions as batches; with
         ``trace``, ``self.trace`` records every action (a row pauses when its trace is full, and the
         trace is widened)."""
-        rows = np.arange(len(self.steps))
-        paused = np.empty(len(self.steps), dtype=np.int64)
-        fault = np.full(4, NO_FAULT, dtype=np.int64)
         if trace:
             self.trace = np.full((len(self.steps), TRACE_WIDTH), -1, dtype=np.int16)
+        rows = self.advance(seats, np.arange(len(self.steps)))
         while rows.size:
-            count = _ADVANCE_ENTRY(
-                rows, self.pack, self.next_stock, self.pile, self.pile_size, self.pile_mask, self.hands, self.took,
-                self.threw, self.mover, self.phase, self.taken, self.steps, self.points, self.void, self.script,
-                self.script_length, self.answers, self.answer_step, self.trace, 2 * MAX_TURNS, seats.kinds,
-                seats.functions, seats.settings, seats.in_python, paused, fault,
-            )  # fmt: skip
-            if fault[0] != NO_FAULT:
-                if fault[3] == ENDLESS:
-                    raise EndlessHand(
-                        f"hand {int(self.round_ids[fault[0]])} went on for {MAX_TURNS} turns: the strategies take"
-                        " each other's throws from the pile forever and the stock never runs down"
-                    )
-                self._raise_illegal(seats, *(int(value) for value in fault[:3]))
-            rows = paused[:count].copy()
             width = self.trace.shape[1]
             if trace and (self.steps[rows] >= width).any():
                 self.trace = np.pad(self.trace, ((0, 0), (0, width)), constant_values=-1)
             asking = rows[self.steps[rows] < width] if trace else rows
             if asking.size:
                 self._ask_python_seats(seats, asking)
+            rows = self.advance(seats, rows)
+
+    def advance(self, seats: lockstep.CompiledSeats, rows: np.ndarray) -> np.ndarray:
+        """Play each of ``rows`` until its hand ends, a seat played in Python is to move or its trace (when
+        kept) is full; returns the rows that paused so. An illegal action raises ``StrategyFault``, a hand
+        that never ends ``EndlessHand``."""
+        paused = np.empty(len(rows), dtype=np.int64)
+        fault = np.full(4, NO_FAULT, dtype=np.int64)
+        count = _ADVANCE_ENTRY(
+            np.ascontiguousarray(rows, dtype=np.int64), self.pack, self.next_stock, self.pile, self.pile_size,
+            self.pile_mask, self.hands, self.took, self.threw, self.seat_to_move, self.phase, self.taken, self.steps,
+            self.points, self.void, self.script, self.script_length, self.answers, self.answer_step, self.trace,
+            2 * MAX_TURNS, seats.kinds, seats.functions, seats.settings, seats.in_python, paused, fault,
+        )  # fmt: skip
+        if fault[0] != NO_FAULT:
+            if fault[3] == ENDLESS:
+                raise EndlessHand(
+                    f"hand {int(self.round_ids[fault[0]])} went on for {MAX_TURNS} turns: the strategies take"
+                    " each other's throws from the pile forever and the stock never runs down"
+                )
+            self._raise_illegal(seats, *(int(value) for value in fault[:3]))
+        return paused[:count]
+
+    def restart(self, rows: np.ndarray, deals: np.ndarray, round_ids: np.ndarray) -> None:
+        """Deal ``deals`` afresh to ``rows``: hands of rounds of a game's start (``fresh``), unplayed."""
+        dealt = _Block.fresh(deals, round_ids)
+        for name, array in vars(self).items():  # every array of the block is per hand, but the trace
+            if name == "trace":  # kept by play_rounds' blocks, whose hands are never dealt again
+                continue
+            writeable = array.flags.writeable
+            array.flags.writeable = True
+            array[rows] = getattr(dealt, name)
+            array.flags.writeable = writeable
+
+    def mover(self, rows: np.ndarray) -> np.ndarray:
+        """The seat to move in each of ``rows``."""
+        return self.seat_to_move[rows]
+
+    def take(self, rows: np.ndarray, actions: np.ndarray) -> None:
+        """The movers of ``rows`` take ``actions`` when the rows next advance."""
+        self.answers[rows] = actions
+        self.answer_step[rows] = self.steps[rows]
 
     def _ask_python_seats(self, seats: lockstep.CompiledSeats, rows: np.ndarray) -> None:
         """Each Python strategy's choices in the ``rows`` where its seat is to move, kept for the kernel."""
-        seat = self.mover[rows]
+        seat = self.seat_to_move[rows]
         for strategy, plays in seats.seats_of:
             mine = rows[plays[seat]]
             if mine.size:
                 observation = self.observe(mine)
                 steps = self.steps[mine]
                 chosen = lockstep.choose_checked(strategy, observation, observation.legal, steps, observation.seat)
-                self.answers[mine] = chosen
-                self.answer_step[mine] = steps
+                self.take(mine, chosen)
 
     def observe(self, rows: np.ndarray) -> Observation:
         """The movers' view of the hands ``rows``: fresh read-only arrays, so no later step changes them."""
-        seat = self.mover[rows]
+        seat = self.seat_to_move[rows]
         phase = self.phase[rows]
         hand = self.hands[rows, seat]
         taken = self.taken[rows]
@@ -415,6 +459,104 @@ class _Block:
         else:
             what = f"chose action {action}, which is not an action of this game (0..{NUM_ACTIONS - 1})"
         raise lockstep.fault(seats.strategies[seat], what, self.round_ids[row : row + 1], step, seat)
+
+
+class Tables(lockstep.RoundsTables):
+    """Hands dealt and played side by side, each paused wherever a seat played in Python is to move:
+    the engine of the batched environments (``sim.vecenv``, whose ``Tables`` protocol this is). A
+    learner's seat is one whose strategy has no compiled policy and is never asked here."""
+
+    def __init__(self, strategies: Sequence[Strategy], deals: np.ndarray, round_ids: np.ndarray) -> None:
+        self.seats = _seats(strategies)
+        self.block = _Block.fresh(_checked_deals(deals), round_ids)
+        super().__init__(self.block)
+
+    def restart(self, rows: np.ndarray, deals: np.ndarray, round_ids: np.ndarray) -> None:
+        self.block.restart(rows, _checked_deals(deals), round_ids)
+
+    def advance(self, rows: np.ndarray) -> np.ndarray:
+        return self.block.advance(self.seats, rows)
+
+    def points(self, rows: np.ndarray) -> np.ndarray:
+        return self.block.points[rows]
+
+    def encoded(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The movers' observations of ``rows`` as ``observation.encode`` lays them out and their legal
+        actions' masks (int8), written by compiled code from the tables' state."""
+        block = self.block
+        encoded = np.zeros((len(rows), ENCODED_SIZE), dtype=np.float32)
+        masks = np.zeros((len(rows), NUM_ACTIONS), dtype=np.int8)
+        _encode(
+            np.ascontiguousarray(rows, dtype=np.int64), block.seat_to_move, block.dealer, block.phase, block.hands,
+            block.pile, block.pile_size, block.pile_mask, block.took, block.threw, block.taken, block.next_stock,
+            block.scores, encoded, masks,
+        )  # fmt: skip
+        return encoded, masks
+
+
+# Where each slice of ``observation.ENCODING`` starts in an encoded row.
+(
+    _SEAT_AT, _DEALER_AT, _PHASE_AT, _HAND_AT, _TOP_AT, _PILE_AT, _TOOK_AT, _OPPONENT_TOOK_AT, _THREW_AT,
+    _OPPONENT_THREW_AT, _TAKEN_AT, _STOCK_AT, _SCORES_AT,
+) = (offset for offset, _, _ in encoding.slices(ENCODING))  # fmt: skip
+
+
+@jit.njit(cache=True, nogil=True)
+def _encode(
+    rows, mover, dealer, phase, hands, pile, pile_size, pile_mask, took, threw, taken, next_stock, scores, encoded,
+    masks,
+):  # fmt: skip
+    """Row k of ``encoded`` (zeros before) the encoding of the mover's view of hand ``rows[k]``, the
+    one ``observation.encode`` makes of ``_Block.observe``, and row k of ``masks`` (zeros before) its
+    legal actions."""
+    for k in range(rows.shape[0]):
+        row = rows[k]
+        seat = mover[row]
+        hand, just_taken = hands[row, seat], taken[row]
+        out = encoded[k]
+        out[_SEAT_AT + seat] = 1.0
+        out[_DEALER_AT + (dealer[row] ^ seat)] = 1.0  # the dealer counted from the mover: 0 itself, 1 the opponent
+        out[_PHASE_AT + phase[row]] = 1.0
+        _set_cards(out, _HAND_AT, hand)
+        if pile_size[row]:
+            out[_TOP_AT + pile[row, pile_size[row] - 1]] = 1.0
+        _set_cards(out, _PILE_AT, pile_mask[row])
+        _set_cards(out, _TOOK_AT, took[row, seat])
+        _set_cards(out, _OPPONENT_TOOK_AT, took[row, seat ^ 1])
+        _set_cards(out, _THREW_AT, threw[row, seat])
+        _set_cards(out, _OPPONENT_THREW_AT, threw[row, seat ^ 1])
+        if just_taken != NONE:
+            out[_TAKEN_AT + just_taken] = 1.0
+        # Divided in float64 and rounded once to float32, as numpy's encode does.
+        out[_STOCK_AT] = (NUM_CARDS - next_stock[row]) / STOCK_SIZE
+        for place in range(SEATS):
+            out[_SCORES_AT + place] = scores[row, seat ^ place] / rules.GAME_TARGET
+        _set_legal(masks[k], phase[row], hand, just_taken)
+
+
+@jit.njit(cache=True, nogil=True)
+def _set_cards(out, at, cards):
+    """``out[at + card]`` 1 for each card of the card mask ``cards``."""
+    while cards:
+        out[at + lowest_bit(cards)] = 1.0
+        cards &= cards - 1
+
+
+@jit.njit(cache=True, nogil=True)
+def _set_legal(mask, turn, hand, just_taken):
+    """``mask`` (zeros before) 1 at the actions ``_Block.observe`` finds legal for a mover holding ``hand``
+    in phase ``turn``, having just taken ``just_taken`` from the pile."""
+    if turn == DRAW:
+        mask[DRAW_STOCK] = mask[DRAW_DISCARD] = 1
+        return
+    throws = hand if just_taken == NONE else hand & ~(np.int64(1) << just_taken)
+    runs_deadwood = runs_only_deadwood(hand)
+    while throws:
+        card = lowest_bit(throws)
+        throws &= throws - 1
+        mask[card] = 1
+        if throw_deadwood(hand, np.int64(1) << card, runs_deadwood) <= rules.KNOCK_LIMIT:
+            mask[KNOCK + card] = 1
 
 
 def _constant(values: np.ndarray) -> np.ndarray:

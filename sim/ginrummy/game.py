@@ -58,4 +58,5 @@ GAME = Game(
     observation_size=ENCODED_SIZE,
     observation=Observation,
     baseline="cs340",
+    tables=fast.Tables,
 )
