@@ -135,6 +135,21 @@ class RoundsTables:
         self.rounds.take(rows, actions)
 
 
+class BlockTables(RoundsTables):
+    """``RoundsTables`` over an engine's block of rounds that ``seats`` play (``block.advance(seats,
+    rows)``), its points an array of each seat's."""
+
+    def __init__(self, block: Any, seats: CompiledSeats) -> None:
+        super().__init__(block)
+        self.block, self.seats = block, seats
+
+    def advance(self, rows: np.ndarray) -> np.ndarray:
+        return self.block.advance(self.seats, rows)
+
+    def points(self, rows: np.ndarray) -> np.ndarray:
+        return self.block.points[rows]
+
+
 class PolicyAddress(types.WrapperAddressProtocol):
     """A compiled policy as kernels are handed it: its address, found once. Handed the policy's
     dispatcher, numba would look its compiled version up on every kernel call (most of a small call's time)."""

@@ -226,5 +226,5 @@ class VecEnv:
 
     def _infos(self, final: np.ndarray) -> dict[str, np.ndarray]:
         assert self.tables is not None
-        seat = self.tables.mover(np.arange(self.num_envs))
+        seat = self.tables.mover(np.arange(self.num_envs)).astype(np.int64)  # every game's the same type
         return {"seat": seat, "episode": self.episode.copy(), "final_rewards": final}

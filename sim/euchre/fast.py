@@ -436,7 +436,7 @@ class _Block:
         raise lockstep.fault(seats.strategies[seat], what, self.round_ids[row : row + 1], step, seat)
 
 
-class Tables(lockstep.RoundsTables):
+class Tables(lockstep.BlockTables):
     """Hands dealt and played side by side, each paused wherever a seat played in Python is to move:
     the engine of the batched environments (``sim.vecenv``, whose ``Tables`` protocol this is). A
     learner's seat is one whose strategy has no compiled policy and is never asked here."""
@@ -444,18 +444,11 @@ class Tables(lockstep.RoundsTables):
     def __init__(self, strategies: Sequence[Strategy], deals: np.ndarray, round_ids: np.ndarray) -> None:
         # A copy of the round ids: restarted rows write theirs over it.
         blocks = _blocks(deals, strategies, np.array(round_ids, dtype=np.int64), None, None, None)
-        self.block = _Block(*blocks.parts())
-        self.seats = lockstep.CompiledSeats(strategies, POLICY, _never_called, policies.BUILT_IN)
-        super().__init__(self.block)
+        seats = lockstep.CompiledSeats(strategies, POLICY, _never_called, policies.BUILT_IN)
+        super().__init__(_Block(*blocks.parts()), seats)
 
     def restart(self, rows: np.ndarray, deals: np.ndarray, round_ids: np.ndarray) -> None:
         self.block.restart(rows, _checked_deals(deals), np.asarray(round_ids, dtype=np.int64))
-
-    def advance(self, rows: np.ndarray) -> np.ndarray:
-        return self.block.advance(self.seats, rows)
-
-    def points(self, rows: np.ndarray) -> np.ndarray:
-        return self.block.points[rows]
 
     def encoded(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The movers' observations of ``rows`` as ``observation.encode`` lays them out and their legal

@@ -461,24 +461,16 @@ class _Block:
         raise lockstep.fault(seats.strategies[seat], what, self.round_ids[row : row + 1], step, seat)
 
 
-class Tables(lockstep.RoundsTables):
+class Tables(lockstep.BlockTables):
     """Hands dealt and played side by side, each paused wherever a seat played in Python is to move:
     the engine of the batched environments (``sim.vecenv``, whose ``Tables`` protocol this is). A
     learner's seat is one whose strategy has no compiled policy and is never asked here."""
 
     def __init__(self, strategies: Sequence[Strategy], deals: np.ndarray, round_ids: np.ndarray) -> None:
-        self.seats = _seats(strategies)
-        self.block = _Block.fresh(_checked_deals(deals), round_ids)
-        super().__init__(self.block)
+        super().__init__(_Block.fresh(_checked_deals(deals), round_ids), _seats(strategies))
 
     def restart(self, rows: np.ndarray, deals: np.ndarray, round_ids: np.ndarray) -> None:
         self.block.restart(rows, _checked_deals(deals), round_ids)
-
-    def advance(self, rows: np.ndarray) -> np.ndarray:
-        return self.block.advance(self.seats, rows)
-
-    def points(self, rows: np.ndarray) -> np.ndarray:
-        return self.block.points[rows]
 
     def encoded(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The movers' observations of ``rows`` as ``observation.encode`` lays them out and their legal

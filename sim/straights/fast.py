@@ -359,7 +359,7 @@ class _Block:
         raise lockstep.fault(seats.strategies[seat], what, self.round_ids[row : row + 1], step, seat)
 
 
-class Tables(lockstep.RoundsTables):
+class Tables(lockstep.BlockTables):
     """Rounds dealt and played side by side, each paused wherever a seat played in Python is to move:
     the engine of the batched environments (``sim.vecenv``, whose ``Tables`` protocol this is). A
     learner's seat is one whose strategy has no compiled policy and is never asked here."""
@@ -368,19 +368,12 @@ class Tables(lockstep.RoundsTables):
         deals, round_ids, scores = _checked_arguments(deals, strategies, np.array(round_ids, dtype=np.int64), None)
         count = len(deals)
         script, script_length = np.empty((count, NUM_CARDS), dtype=np.int8), np.zeros(count, dtype=np.int64)
-        self.block = _Block(deals, round_ids, scores, script, script_length)
-        self.seats = lockstep.CompiledSeats(strategies, POLICY, _never_called, policies.BUILT_IN)
-        super().__init__(self.block)
+        block = _Block(deals, round_ids, scores, script, script_length)
+        super().__init__(block, lockstep.CompiledSeats(strategies, POLICY, _never_called, policies.BUILT_IN))
 
     def restart(self, rows: np.ndarray, deals: np.ndarray, round_ids: np.ndarray) -> None:
         _check_deals(np.asarray(deals))
         self.block.restart(rows, deals, round_ids)
-
-    def advance(self, rows: np.ndarray) -> np.ndarray:
-        return self.block.advance(self.seats, rows)
-
-    def points(self, rows: np.ndarray) -> np.ndarray:
-        return self.block.points[rows]
 
     def encoded(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The movers' observations of ``rows`` as ``observation.encode`` lays them out and their legal

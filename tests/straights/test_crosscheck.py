@@ -1,4 +1,4 @@
-"""Every registered deterministic Straights strategy plays identically in both engines on 10,000 deals.
+"""Every registered deterministic Straights strategy plays identically in both engines on 4,000 deals.
 
 Monte-Carlo strategies cost seconds per round on the reference engine; their engine agreement is
 checked on fewer deals in test_strategies.py and at scale by `cardsim crosscheck`.
@@ -13,7 +13,7 @@ from strategies.straights.first_legal import FirstLegal
 
 LOOKAHEAD = {"mc", "oracle-mc", "search"}
 # first-legal sits beside each of these in every lineup below (and in test_fast's mixed seats, on as
-# many deals), so it is checked on 10,000 deals without a run of its own.
+# many deals), so it is checked on 4,000 deals without a run of its own.
 CHEAP_DETERMINISTIC = [
     info.name
     for info in strategies.available("straights")
@@ -23,12 +23,12 @@ CHEAP_DETERMINISTIC = [
 
 
 @pytest.mark.parametrize("name", CHEAP_DETERMINISTIC)
-def test_strategy_agrees_across_engines_on_10000_deals(name):
+def test_strategy_agrees_across_engines_on_4000_deals(name):
     # Seats alternate with first-legal so both the grouped and the per-seat paths of the fast engine run.
     lineup = [name, "first-legal", name, name]
-    report = crosscheck("straights", rounds=10_000, seed=99, strategies=lineup, jobs=2)
+    report = crosscheck("straights", rounds=4_000, seed=99, strategies=lineup, jobs=2)
     assert report.ok, report.format()
-    assert report.rounds == 10_000 and report.actions == 520_000
+    assert report.rounds == 4_000 and report.actions == 208_000
 
 
 def test_cardsim_crosscheck_exit_codes(capsys):
