@@ -24,7 +24,7 @@ import numpy as np
 from experiments import count_argument, rate_argument, run_script
 from sim import envs, games, tournament
 from sim.results import RunStore
-from strategies.policy import save_policy
+from strategies.policy import save_network
 
 GAME = "straights"
 SEED = 20261125
@@ -125,7 +125,7 @@ def main() -> None:
     learner, history = train(arguments.episodes, arguments.rate, SEED)
     trained = time.perf_counter() - began
     POLICY.parent.mkdir(parents=True, exist_ok=True)
-    save_policy(POLICY, GAME, [learner.weight], [learner.bias])
+    save_network(POLICY, GAME, [learner.weight], [learner.bias])
     draw_curve(history, CURVE, window=max(10, arguments.episodes // 40))
     print(
         f"trained on {arguments.episodes:,} rounds in {trained:.0f} s; first and last 1,000: "

@@ -436,35 +436,43 @@ def command_serve(args: argparse.Namespace) -> int:
 
 def command_train(args: argparse.Namespace) -> int:
     try:
-        from sim.training import imitation  # JAX and optax: the train extra
+        from sim.training import supervised  # JAX and optax: the train extra
     except ImportError as error:
         raise UsageError(f"training needs the train extra (pip install -e '.[train]'): {error}") from None
     from sim.training.checkpoint import BadCheckpoint
 
     if games.load(args.game).tables is None:
         raise UsageError(f"{args.game} has no batched tables yet, so it cannot be trained on the compiled engine")
-    options = [field.name for field in dataclasses.fields(imitation.Plan) if field.name != "game"]
+    options = [field.name for field in dataclasses.fields(supervised.Plan) if field.name != "game"]
     given = {name: getattr(args, name) for name in options if getattr(args, name) is not None}
-    plan = imitation.Plan(args.game, **given)
+    plan = supervised.Plan(args.game, **given)
     strategies.get_fair(plan.game, plan.teacher, "training")  # bad specs fail before any work
     strategies.get_fair(plan.game, plan.opponents, "training")
-    out = Path(args.out or DEFAULT_RESULTS / f"train-{plan.game}-seed{plan.seed}")
+    out = Path(args.out or DEFAULT_RESULTS / f"train-{plan.game}-{plan.learn}-seed{plan.seed}")
     writable_folder(out)
     args.interrupted = f"interrupted; what was done is kept in {out}/: run the same command again to resume"
     try:
-        curve = imitation.train(plan, out, progress=not args.quiet, warn=lambda line: say_error("cardsim train", line))
-    except (BadCheckpoint, imitation.OtherPlan) as error:
+        curve = supervised.train(plan, out, progress=not args.quiet, warn=lambda line: say_error("cardsim train", line))
+    except (BadCheckpoint, supervised.OtherPlan, supervised.TooFewEpisodes) as error:
         raise UsageError(str(error)) from None
-    last = curve[-1]
-    print(
-        f"{plan.game}: a policy network imitating {plan.teacher} after {last['update']:,} updates: held-out loss "
-        f"{last['held_out_loss']:.3f}, agreement {last['agreement']:.1%}; playing greedily in seat 0 against "
-        f"{plan.opponents} on {plan.held_out_rounds:,} held-out deals it scored best in {last['win_rate']:.1%} "
-        f"(mean reward {last['mean_reward']:+.2f}); {plan.teacher} in its place, {last['teacher_win_rate']:.1%} "
-        f"({last['teacher_mean_reward']:+.2f})"
-    )
-    print(f"Policy: {out / imitation.POLICY_FILE} (seat it as policy:path={out / imitation.POLICY_FILE})")
-    print(f"Learning curve: {out / imitation.CURVE_CSV}, {out / imitation.CURVE_PNG}")
+    last, written = curve[-1], out / plan.network_file
+    if plan.learn == "policy":
+        print(
+            f"{plan.game}: a policy network imitating {plan.teacher} after {last['update']:,} updates: held-out "
+            f"loss {last['held_out_loss']:.3f}, agreement {last['agreement']:.1%}; playing greedily in seat 0 "
+            f"against {plan.opponents} on {plan.held_out_rounds:,} held-out deals it scored best in "
+            f"{last['win_rate']:.1%} (mean reward {last['mean_reward']:+.2f}); {plan.teacher} in its place, "
+            f"{last['teacher_win_rate']:.1%} ({last['teacher_mean_reward']:+.2f})"
+        )
+        print(f"Policy: {written} (seat it as policy:path={written})")
+    else:
+        print(
+            f"{plan.game}: a value network of {plan.teacher}'s margin against {plan.opponents} after "
+            f"{last['update']:,} updates: held-out error {last['held_out_error']:.2f} points, "
+            f"{last['explained']:.1%} of the margins' variance explained"
+        )
+        print(f"Value: {written} (mc reads it as leaves={written})")
+    print(f"Learning curve: {out / supervised.CURVE_CSV}, {out / supervised.CURVE_PNG}")
     return 0
 
 
@@ -643,10 +651,17 @@ def argument_parser() -> argparse.ArgumentParser:
     serve.set_defaults(handler=command_serve)
 
     train = commands.add_parser(
-        "train", parents=[seats_strategies], help="train a policy network on the compiled engine (the train extra)"
+        "train",
+        parents=[seats_strategies],
+        help="train a policy or value network on the compiled engine (the train extra)",
     )
     train.add_argument("--game", choices=games.names(), default=games.DEFAULT_GAME)
-    train.add_argument("--teacher", metavar="SPEC", help="the strategy whose choices it learns (default: heuristic)")
+    train.add_argument(
+        "--learn",
+        choices=("policy", "value"),
+        help="the teacher's choices, or the margin its play reaches (default: policy)",
+    )
+    train.add_argument("--teacher", metavar="SPEC", help="the strategy whose play it learns (default: heuristic)")
     train.add_argument("--opponents", metavar="SPEC", help="the other seats' strategy (default: heuristic)")
     count = bounded_int_argument(1, 10**9)
     train.add_argument("--positions", type=count, metavar="N", help="learner decisions to learn from (default 400000)")

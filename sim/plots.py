@@ -430,19 +430,26 @@ def _save(figure: Figure, path: Path) -> Path:
 
 
 def draw_learning_curve(path: Path, curve: pd.DataFrame, title: str) -> Path:
-    """Write a training run's learning curve (``sim.training``'s table: per ``update``, ``loss``,
-    ``held_out_loss``, ``agreement``, ``win_rate`` and ``teacher_win_rate``) to ``path`` as a PNG: the
-    losses on the left axis, the held-out agreement with the teacher and the win rates (the network's,
-    the teacher's on the same deals) on the right."""
+    """Write a training run's learning curve (``sim.training``'s table: per ``update``, ``loss`` and
+    ``held_out_loss``, and a policy's ``agreement``, ``win_rate`` and ``teacher_win_rate`` or a value's
+    ``explained``) to ``path`` as a PNG: the losses on the left axis; on the right a policy's held-out
+    agreement with the teacher and the win rates (the network's, the teacher's on the same deals), or
+    the share of the held-out margins' variance a value explains."""
     figure, axes = titled(title, 4.0)
     axes.plot(curve["update"], curve["loss"], label="training loss", color="tab:blue", alpha=0.6)
     axes.plot(curve["update"], curve["held_out_loss"], label="held-out loss", color="tab:blue")
     axes.set_xlabel("updates")
-    axes.set_ylabel("cross-entropy")
     shares = axes.twinx()
-    shares.plot(curve["update"], curve["agreement"], label="held-out agreement", color="tab:green")
-    shares.plot(curve["update"], curve["win_rate"], label="win rate, held-out deals", color="tab:orange")
-    shares.plot(curve["update"], curve["teacher_win_rate"], label="the teacher's", color="tab:orange", linestyle="--")
+    if "agreement" in curve:
+        axes.set_ylabel("cross-entropy")
+        shares.plot(curve["update"], curve["agreement"], label="held-out agreement", color="tab:green")
+        shares.plot(curve["update"], curve["win_rate"], label="win rate, held-out deals", color="tab:orange")
+        shares.plot(
+            curve["update"], curve["teacher_win_rate"], label="the teacher's", color="tab:orange", linestyle="--"
+        )
+    else:
+        axes.set_ylabel("squared error (margins / their spread)")
+        shares.plot(curve["update"], curve["explained"], label="variance explained, held out", color="tab:green")
     shares.set_ylim(0, 1)
     shares.yaxis.set_major_formatter(_percents())
     (losses, loss_labels), (rates, rate_labels) = axes.get_legend_handles_labels(), shares.get_legend_handles_labels()

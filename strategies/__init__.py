@@ -521,7 +521,7 @@ def resolved(game: str, spec: str) -> str:
     registration, settings = _settings(game, spec)
     values = {**registration.parameters, **settings}
     for key, digest in registration.digests.items():
-        if not values[key]:
+        if not values[key] and values[digest.setting]:  # no file named (an optional one), no digest
             values[key] = file_digest(values[digest.setting], digest)
     nested = registration.nested_specs
     order = [*registration.required, *registration.parameters]

@@ -5,7 +5,11 @@ perceptron over the game's encoded observation (``Game.encode``, the encoding ``
 learners): ``game`` (the game's name), then ``weight_0, bias_0, ..., weight_{k-1}, bias_{k-1}``,
 ReLU between layers, the last layer giving one score per action. The policy plays the legal action
 with the highest score (the lowest action on ties), so it is deterministic and plays alike on both
-engines. A linear policy is the one-layer case. ``save_policy`` writes such a file.
+engines. A linear policy is the one-layer case. ``save_network`` writes such a file.
+
+A **value file** is the same archive whose last layer gives one number: the value of the position
+to the seat to move (``cardsim train --learn value``: the final margin its play reaches), which
+``mc``'s learned leaves read (``load_value``).
 
 A file is checked before it plays: every member a .npy array whose header (read before its data)
 shows floats in the shapes the game's layers call for, ``MAX_POLICY_BYTES`` in all, and weights small
@@ -66,8 +70,8 @@ ARCHIVE_FAULTS = (
 )
 
 
-class SavedPolicy:
-    """A multilayer perceptron from encoded observations to action scores, masked to the legal ones."""
+class SavedNetwork:
+    """A multilayer perceptron over a game's encoded observations, as a file holds it."""
 
     def __init__(self, game: games.Game, weights: Sequence[np.ndarray], biases: Sequence[np.ndarray]) -> None:
         self.encode = game.encode
@@ -75,7 +79,7 @@ class SavedPolicy:
         self.biases = [np.asarray(b, dtype=np.float32) for b in biases]
 
     def scores(self, encoded: np.ndarray) -> np.ndarray:
-        """(n, num_actions) the network's score of every action for (n, observation_size) inputs."""
+        """(n, outputs) the network's outputs for (n, observation_size) inputs."""
         values = encoded
         for layer, (weight, bias) in enumerate(zip(self.weights, self.biases)):
             values = values @ weight + bias
@@ -83,9 +87,24 @@ class SavedPolicy:
                 values = np.maximum(values, 0.0)
         return values
 
+
+class SavedPolicy(SavedNetwork):
+    """A policy network: plays the legal action of the highest score."""
+
     def choose(self, observation) -> np.ndarray:
         scores = self.scores(self.encode(observation))
         return np.where(observation.legal_mask, scores, -np.inf).argmax(axis=1)
+
+
+class SavedValue(SavedNetwork):
+    """A value network: the value of each position to the seat to move."""
+
+    def values(self, encoded: np.ndarray) -> np.ndarray:
+        """(n,) float32 the values of (n, observation_size) encoded observations."""
+        return self.scores(encoded)[:, 0]
+
+
+KINDS = {"policy": SavedPolicy, "value": SavedValue}
 
 
 def load_policy(game_name: str, path: str, sha256: str = "") -> SavedPolicy:
@@ -93,22 +112,36 @@ def load_policy(game_name: str, path: str, sha256: str = "") -> SavedPolicy:
     a policy of that game (missing, not a regular file, not an .npz archive of .npy arrays of floats,
     wrong shapes, too large, weights not finite or so large that scores could overflow) or, when
     ``sha256`` is given, if its contents' SHA-256 is not that."""
+    policy = load_network(game_name, path, sha256, "policy")
+    assert isinstance(policy, SavedPolicy)
+    return policy
+
+
+def load_value(game_name: str, path: str, sha256: str = "") -> SavedValue:
+    """The value network saved at ``path`` for ``game_name``, checked as ``load_policy`` checks a policy."""
+    value = load_network(game_name, path, sha256, "value")
+    assert isinstance(value, SavedValue)
+    return value
+
+
+def load_network(game_name: str, path: str, sha256: str, kind: str) -> SavedNetwork:
+    """The ``kind`` ("policy" or "value") of network saved at ``path`` (see ``load_policy``)."""
     try:
-        data = read_bounded(path, MAX_POLICY_BYTES, "policy file")
+        data = read_bounded(path, MAX_POLICY_BYTES, f"{kind} file")
     except UnreadableFile as error:
-        raise StrategyError(f"cannot read policy {path}: {error}") from None
+        raise StrategyError(f"cannot read {kind} {path}: {error}") from None
     digest = hashlib.sha256(data).hexdigest()
     if sha256 and digest != sha256.lower():
         raise StrategyError(f"{path} has changed since sha256={shown(sha256)} pinned it (its sha256 is now {digest})")
     game = games.load(game_name)
     try:
-        weights, biases = read_layers(data, game)
+        weights, biases = read_layers(data, game, kind)
         check_magnitudes(weights, biases)
     except NotAPolicy as error:
-        raise StrategyError(f"{path} is not a policy file: {error}") from None
+        raise StrategyError(f"{path} is not a {kind} file: {error}") from None
     except Misfit as error:
         raise StrategyError(f"{path} {error}") from None
-    return SavedPolicy(game, weights, biases)
+    return KINDS[kind](game, weights, biases)
 
 
 class NotAPolicy(Exception):
@@ -134,8 +167,8 @@ class Member:
         return math.prod(self.shape) * self.dtype.itemsize
 
 
-def read_layers(data: bytes, game: games.Game) -> tuple[list[np.ndarray], list[np.ndarray]]:
-    """The weights and biases of the policy archive ``data`` for ``game``.
+def read_layers(data: bytes, game: games.Game, kind: str = "policy") -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """The weights and biases of the ``kind`` ("policy" or "value") archive ``data`` for ``game``.
 
     Every member's .npy header is read first, and its dtype, shape and size are checked against the
     layers the game's encoding and actions call for, so no array is allocated before it is known to
@@ -145,7 +178,7 @@ def read_layers(data: bytes, game: games.Game) -> tuple[list[np.ndarray], list[n
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             members = {name: read_header(archive, name) for name in member_names(archive)}
             check_game(archive, members, game.name)
-            layers = layer_members(members, game)
+            layers = layer_members(members, game, kind)
             total = sum(member.nbytes for member in members.values())
             if total > MAX_POLICY_BYTES:
                 raise NotAPolicy(f"its arrays would take {total:,} bytes, more than a policy's {MAX_POLICY_BYTES:,}")
@@ -215,9 +248,10 @@ def check_game(archive: zipfile.ZipFile, members: dict[str, Member], game_name: 
         raise Misfit(f"is a policy for {clipped(saved_for) or 'no game'}, not {game_name}")
 
 
-def layer_members(members: dict[str, Member], game: games.Game) -> list[tuple[Member, Member]]:
+def layer_members(members: dict[str, Member], game: games.Game, kind: str) -> list[tuple[Member, Member]]:
     """Each layer's weight and bias as the headers describe them, checked to be floats whose shapes
-    take the game's encoded observation through hidden layers to one score per action."""
+    take the game's encoded observation through hidden layers to one score per action (a policy) or
+    one value."""
     count = sum(1 for name in members if name.startswith("weight_"))
     try:
         layers = [(members[f"weight_{layer}"], members[f"bias_{layer}"]) for layer in range(count)]
@@ -229,10 +263,11 @@ def layer_members(members: dict[str, Member], game: games.Game) -> list[tuple[Me
     widths = [game.observation_size] + [bias.shape[0] if len(bias.shape) == 1 else -1 for _, bias in layers]
     expected = [(widths[layer], widths[layer + 1]) for layer in range(count)]
     shapes = [weight.shape for weight, _ in layers]
-    if not layers or widths[-1] != game.num_actions or min(widths) < 1 or shapes != expected:
+    outputs, said = (game.num_actions, f"{game.num_actions} action scores") if kind == "policy" else (1, "one value")
+    if not layers or widths[-1] != outputs or min(widths) < 1 or shapes != expected:
         raise Misfit(
-            f"does not fit {game.name}: its layers must take {game.observation_size} inputs to "
-            f"{game.num_actions} action scores, got weights {clipped(str(shapes))}"
+            f"does not fit {game.name} as a {kind}: its layers must take {game.observation_size} inputs to "
+            f"{said}, got weights {clipped(str(shapes))}"
         )
     return layers
 
@@ -262,8 +297,8 @@ def score_bound(weights: Sequence[np.ndarray], biases: Sequence[np.ndarray]) -> 
     return largest
 
 
-def save_policy(path: str | Path, game_name: str, weights: Sequence[np.ndarray], biases: Sequence[np.ndarray]) -> None:
-    """Write a policy file (atomically) that ``policy:path=FILE`` plays."""
+def save_network(path: str | Path, game_name: str, weights: Sequence[np.ndarray], biases: Sequence[np.ndarray]) -> None:
+    """Write a network's file (atomically): a policy that ``policy:path=FILE`` plays, or a value."""
     arrays = {"game": np.array(game_name)}
     for layer, (weight, bias) in enumerate(zip(weights, biases)):
         arrays[f"weight_{layer}"] = np.asarray(weight, dtype=np.float32)

@@ -13,7 +13,7 @@ import strategies
 from sim import games, tournament
 from sim.crosscheck import crosscheck
 from strategies import policy
-from strategies.policy import save_policy
+from strategies.policy import save_network
 
 
 def random_policy(game_name: str, path, hidden: int | None = 16, seed: int = 0):
@@ -23,7 +23,7 @@ def random_policy(game_name: str, path, hidden: int | None = 16, seed: int = 0):
     widths = [game.observation_size] + ([hidden] if hidden else []) + [game.num_actions]
     weights = [rng.normal(size=(a, b)) for a, b in zip(widths, widths[1:])]
     biases = [rng.normal(size=b) for b in widths[1:]]
-    save_policy(path, game_name, weights, biases)
+    save_network(path, game_name, weights, biases)
     return weights, biases
 
 
@@ -67,9 +67,9 @@ def test_the_policy_plays_the_best_scored_legal_action(tmp_path):
             "is not a policy file",
         ),
         (lambda p: random_policy("euchre", p), "is a policy for euchre, not straights"),
-        (lambda p: save_policy(p, "straights", [np.zeros((3, 4))], [np.zeros(4)]), "does not fit straights"),
+        (lambda p: save_network(p, "straights", [np.zeros((3, 4))], [np.zeros(4)]), "does not fit straights"),
         (
-            lambda p: save_policy(
+            lambda p: save_network(
                 p,
                 "straights",
                 [np.full((games.load("straights").observation_size, games.load("straights").num_actions), np.nan)],

@@ -18,10 +18,10 @@ import pytest
 
 import strategies
 from sim import games
-from sim.training import checkpoint, imitation, network
-from strategies.policy import load_policy
+from sim.training import checkpoint, network, supervised
+from strategies.policy import load_policy, load_value, save_network
 
-PLAN = imitation.Plan(
+PLAN = supervised.Plan(
     "straights", positions=15000, envs=100, hidden=(32,), batch=128, updates=120, evaluate_every=40, held_out_rounds=200
 )
 
@@ -29,7 +29,7 @@ PLAN = imitation.Plan(
 @pytest.fixture(scope="module")
 def finished(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict]]:
     folder = tmp_path_factory.mktemp("run")
-    return folder, imitation.train(PLAN, folder, progress=False)
+    return folder, supervised.train(PLAN, folder, progress=False)
 
 
 def test_a_tiny_run_learns_and_writes_a_policy_the_registry_seats(finished: tuple[Path, list[dict]]) -> None:
@@ -37,10 +37,10 @@ def test_a_tiny_run_learns_and_writes_a_policy_the_registry_seats(finished: tupl
     assert [row["update"] for row in curve] == [40, 80, 120]
     assert curve[-1]["held_out_loss"] < curve[0]["held_out_loss"]
     assert curve[-1]["agreement"] > 0.5  # the heuristic's choices, learned well beyond chance
-    for name in (imitation.POLICY_FILE, imitation.CURVE_CSV, imitation.CURVE_PNG, checkpoint.LATEST):
+    for name in (PLAN.network_file, supervised.CURVE_CSV, supervised.CURVE_PNG, checkpoint.LATEST):
         assert (folder / name).is_file()
     game = games.load("straights")
-    seats = [strategies.get("straights", f"policy:path={folder / imitation.POLICY_FILE}")]
+    seats = [strategies.get("straights", f"policy:path={folder / PLAN.network_file}")]
     seats += [strategies.get("straights", "heuristic")] * 3
     played = game.play_rounds["fast"](game.deals(3, 0, 50), seats, np.arange(50))
     assert played.points.shape == (50, 4) and played.points.sum(axis=1).min() > 0
@@ -50,7 +50,7 @@ def test_exported_weights_score_as_the_network_does(finished: tuple[Path, list[d
     folder, _ = finished
     saved = checkpoint.load(folder / checkpoint.LATEST, _template(), PLAN.config())
     params = saved.arrays[0]
-    exported = load_policy("straights", str(folder / imitation.POLICY_FILE))
+    exported = load_policy("straights", str(folder / PLAN.network_file))
     encoded = np.random.default_rng(0).random((64, games.load("straights").observation_size), dtype=np.float32)
     expected = np.asarray(network.scores(params, jnp.asarray(encoded)))
     np.testing.assert_allclose(exported.scores(encoded), expected, rtol=1e-5, atol=1e-5)
@@ -61,7 +61,7 @@ def test_an_interrupted_run_resumes_to_the_same_curve(
 ) -> None:
     _, expected = finished
     chunks, measurements = [0], [0]
-    real_positions, real_keep = imitation._positions, imitation.keep
+    real_positions, real_keep = supervised._positions, supervised.keep
 
     def positions_then_stop(*args, **kwargs):
         chunks[0] += 1
@@ -75,15 +75,15 @@ def test_an_interrupted_run_resumes_to_the_same_curve(
         if measurements[0] == 2:
             raise KeyboardInterrupt
 
-    monkeypatch.setattr(imitation, "_positions", positions_then_stop)
+    monkeypatch.setattr(supervised, "_positions", positions_then_stop)
     with pytest.raises(KeyboardInterrupt):
-        imitation.train(PLAN, tmp_path, progress=False)
-    monkeypatch.setattr(imitation, "_positions", real_positions)
-    monkeypatch.setattr(imitation, "keep", keep_then_stop)
+        supervised.train(PLAN, tmp_path, progress=False)
+    monkeypatch.setattr(supervised, "_positions", real_positions)
+    monkeypatch.setattr(supervised, "keep", keep_then_stop)
     with pytest.raises(KeyboardInterrupt):
-        imitation.train(PLAN, tmp_path, progress=False)
-    monkeypatch.setattr(imitation, "keep", real_keep)
-    assert imitation.train(PLAN, tmp_path, progress=False) == expected
+        supervised.train(PLAN, tmp_path, progress=False)
+    monkeypatch.setattr(supervised, "keep", real_keep)
+    assert supervised.train(PLAN, tmp_path, progress=False) == expected
 
 
 def test_a_damaged_checkpoint_is_named_and_the_one_before_resumes(
@@ -98,15 +98,15 @@ def test_a_damaged_checkpoint_is_named_and_the_one_before_resumes(
         (tmp_path / "positions" / path.name).write_bytes(path.read_bytes())
     (tmp_path / checkpoint.LATEST).write_bytes(b"PK\x03\x04 not a zip at all")
     said: list[str] = []
-    curve = imitation.train(PLAN, tmp_path, progress=False, warn=said.append)
+    curve = supervised.train(PLAN, tmp_path, progress=False, warn=said.append)
     assert len(said) == 1 and str(tmp_path / checkpoint.LATEST) in said[0] and "\n" not in said[0]
     assert curve == expected  # the one before held 80 updates; the last 40 are made again, the same
 
 
 def test_another_plans_folder_is_refused(finished: tuple[Path, list[dict]]) -> None:
     folder, _ = finished
-    with pytest.raises(imitation.OtherPlan, match="another plan"):
-        imitation.train(replace(PLAN, teacher="first-legal"), folder, progress=False)
+    with pytest.raises(supervised.OtherPlan, match="another plan"):
+        supervised.train(replace(PLAN, teacher="first-legal"), folder, progress=False)
 
 
 def test_cardsim_train_says_bad_input_in_one_line(tmp_path: Path) -> None:
@@ -126,8 +126,68 @@ def test_cardsim_train_says_bad_input_in_one_line(tmp_path: Path) -> None:
         assert run.stdout == "" and len(lines) == 1 and said in lines[0] and "Traceback" not in run.stderr, run.stderr
 
 
-def _template():
+VALUE_PLAN = replace(PLAN, learn="value", positions=30000, envs=200, updates=300, evaluate_every=100)
+
+
+@pytest.fixture(scope="module")
+def value_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict]]:
+    folder = tmp_path_factory.mktemp("value")
+    return folder, supervised.train(VALUE_PLAN, folder, progress=False)
+
+
+def test_a_tiny_value_run_explains_the_margins_and_exports_what_jax_computes(value_run) -> None:
+    folder, curve = value_run
+    assert [row["update"] for row in curve] == [100, 200, 300]
+    assert curve[-1]["held_out_loss"] < curve[0]["held_out_loss"]
+    assert curve[-1]["explained"] > 0.3  # a round's margin is mostly in the hand dealt and the table seen
+    saved = checkpoint.load(folder / checkpoint.LATEST, _template(outputs=1), VALUE_PLAN.config())
+    heuristic = strategies.get("straights", "heuristic")
+    task = supervised.task_of(VALUE_PLAN, supervised.collect(VALUE_PLAN, heuristic, folder / "positions", False))
+    encoded = np.random.default_rng(0).random((64, games.load("straights").observation_size), dtype=np.float32)
+    expected = np.asarray(network.scores(saved.arrays[0], jnp.asarray(encoded)))[:, 0] * task.scale
+    values = load_value("straights", str(folder / VALUE_PLAN.network_file)).values(encoded)
+    np.testing.assert_allclose(values, expected, rtol=1e-5, atol=1e-3)  # in points: the fitted scale put back
+
+
+def test_the_margins_learned_are_the_margins_played(tmp_path: Path) -> None:
+    """The first position of each table is its episode's first decision: its margin is that deal's,
+    played by heuristic in every seat (the teacher in seat 0, the opponents elsewhere)."""
+    plan = replace(VALUE_PLAN, positions=2000, envs=100)  # 20 decisions a table: 13 in the first deal
+    heuristic = strategies.get("straights", "heuristic")
+    positions = supervised.collect(plan, heuristic, tmp_path, False)
+    game = games.load("straights")
+    points = game.play_rounds["fast"](game.deals(plan.seed, 0, 100), [heuristic] * 4, np.arange(100)).points
+    expected = points[:, 1:].mean(axis=1) - points[:, 0]  # fewer points win: the others' less ours
+    np.testing.assert_allclose(positions.margins[:100], expected, rtol=1e-6)
+    assert np.isnan(positions.margins).any() and np.isfinite(positions.margins).sum() > 100
+
+
+def test_a_value_run_without_a_finished_episode_says_so(tmp_path: Path) -> None:
+    with pytest.raises(supervised.TooFewEpisodes, match="more --positions"):
+        supervised.train(replace(VALUE_PLAN, positions=1000), tmp_path, progress=False)
+
+
+def test_mc_reads_a_value_as_its_leaves_on_both_engines_alike(value_run, tmp_path: Path) -> None:
+    folder, _ = value_run
+    spec = f"mc:samples=4,leaves={folder / VALUE_PLAN.network_file}"
+    game = games.load("straights")
+    deals, rounds = game.deals(9, 0, 3), np.arange(3)
+    played = {
+        engine: game.play_rounds[engine](deals, [strategies.get("straights", spec)] * 4, rounds).points
+        for engine in ("reference", "fast")
+    }
+    np.testing.assert_array_equal(played["reference"], played["fast"])
+    with pytest.raises(strategies.StrategyError, match="objective must be margin"):
+        strategies.get("straights", spec + ",objective=points")
+    save_network(tmp_path / "p.npz", "straights", [np.zeros((game.observation_size, 52))], [np.zeros(52)])
+    with pytest.raises(strategies.StrategyError, match="does not fit straights as a value"):
+        strategies.get("straights", f"mc:leaves={tmp_path / 'p.npz'}")
+
+
+def _template(outputs: int = 52):
     import optax
 
-    params = network.initial(__import__("jax").random.PRNGKey(0), [games.load("straights").observation_size, 32, 52])
+    params = network.initial(
+        __import__("jax").random.PRNGKey(0), [games.load("straights").observation_size, 32, outputs]
+    )
     return params, optax.adam(PLAN.learning_rate).init(params)

@@ -364,10 +364,22 @@ class Tables(lockstep.BlockTables):
     the engine of the batched environments (``sim.vecenv``, whose ``Tables`` protocol this is). A
     learner's seat is one whose strategy has no compiled policy and is never asked here."""
 
-    def __init__(self, strategies: Sequence[Strategy], deals: np.ndarray, round_ids: np.ndarray) -> None:
-        deals, round_ids, scores = _checked_arguments(deals, strategies, np.array(round_ids, dtype=np.int64), None)
+    def __init__(
+        self,
+        strategies: Sequence[Strategy],
+        deals: np.ndarray,
+        round_ids: np.ndarray,
+        scores: np.ndarray | None = None,
+        script: np.ndarray | None = None,
+        script_length: np.ndarray | None = None,
+    ) -> None:
+        """``scores``: the game scores before each round (default zeros); ``script``, ``script_length``:
+        actions each round takes first, whoever is to move (``play_rounds``' script; default none):
+        the tables then go on from the position they reach."""
+        deals, round_ids, scores = _checked_arguments(deals, strategies, np.array(round_ids, dtype=np.int64), scores)
         count = len(deals)
-        script, script_length = np.empty((count, NUM_CARDS), dtype=np.int8), np.zeros(count, dtype=np.int64)
+        if script is None or script_length is None:
+            script, script_length = np.empty((count, NUM_CARDS), dtype=np.int8), np.zeros(count, dtype=np.int64)
         block = _Block(deals, round_ids, scores, script, script_length)
         super().__init__(block, lockstep.CompiledSeats(strategies, POLICY, _never_called, policies.BUILT_IN))
 

@@ -1,7 +1,7 @@
 """``cardsim train``: networks trained on the compiled engines (``sim.vecenv``), with JAX and optax
-(the optional ``train`` extra), written as policy files that every engine plays without them.
+(the optional ``train`` extra), written as files that every engine reads without them.
 
-``network`` is the network and its loss, ``checkpoint`` what a run keeps on disk to resume,
-``imitation`` the training run: positions of a teacher strategy's play, labelled with its choices,
-and a policy network fitted to them.
+``network`` is the networks and their losses, ``checkpoint`` what a run keeps on disk to resume,
+``supervised`` the training run: positions of a teacher strategy's play, labelled with its choices
+(a policy network is fitted to them) or with the margin its play reached (a value network).
 """

@@ -1,6 +1,7 @@
-"""The policy network: a multilayer perceptron over a game's encoded observation (``Game.encode``), ReLU
-between layers, one score per action. It is the network ``strategies.policy`` plays from a policy
-file, so a trained one is seated as ``policy:path=FILE`` with nothing but numpy.
+"""The networks: multilayer perceptrons over a game's encoded observation (``Game.encode``), ReLU
+between layers; a policy gives one score per action, a value one number. They are the networks
+``strategies.policy`` reads from its files, so a trained policy is seated as ``policy:path=FILE``
+and a value read by ``mc``'s leaves with nothing but numpy.
 
 Parameters are a list of (weight (inputs, outputs), bias (outputs,)) layers of float32 JAX arrays.
 """
@@ -44,6 +45,11 @@ def imitation_loss(params: Params, encoded: jax.Array, masks: jax.Array, targets
     return -jnp.take_along_axis(log_probabilities, targets[:, None], axis=1).mean()
 
 
+def value_loss(params: Params, encoded: jax.Array, targets: jax.Array) -> jax.Array:
+    """The mean squared error of the network's one output against ``targets``."""
+    return jnp.mean((scores(params, encoded)[:, 0] - targets) ** 2)
+
+
 def agreement(params: Params, encoded: jax.Array, masks: jax.Array, targets: jax.Array) -> jax.Array:
     """The share of rows whose best legal action by the network is the target."""
     legal_scores = jnp.where(masks > 0, scores(params, encoded), -jnp.inf)
@@ -51,7 +57,7 @@ def agreement(params: Params, encoded: jax.Array, masks: jax.Array, targets: jax
 
 
 def layers_of(params: Params) -> tuple[list[np.ndarray], list[np.ndarray]]:
-    """The weights and biases as float32 numpy arrays, as ``strategies.policy.save_policy`` takes them."""
+    """The weights and biases as float32 numpy arrays, as ``strategies.policy.save_network`` takes them."""
     return [np.asarray(weight, dtype=np.float32) for weight, _ in params], [
         np.asarray(bias, dtype=np.float32) for _, bias in params
     ]

@@ -11,6 +11,11 @@ objective:
 * ``points``: our own points;
 * ``game``: our chance to win the game, from the game scores and the round's points (``win_chances``).
 
+**Learned leaves** (``leaves=FILE``, a value network of ``cardsim train --learn value``): each rollout
+stops when our player is next to move, and the network values the position it sees there (its
+expected final margin; the round's exact margin when the round ended first). Values learned from a
+strong player's play look further than the rollout policy's play does; the objective is the margin.
+
 It leaves the rollout policy's own choice only for a candidate whose gain, paired over the same
 worlds, is at least ``confidence`` standard errors: small gains over few worlds are mostly noise
 (acting on every gain made mc play worse than heuristic while it was being tuned). ``oracle-mc``
@@ -54,7 +59,7 @@ import strategies
 from sim.cards import ALL_CARDS_MASK, NUM_CARDS
 from sim.straights import rules
 from sim.straights.observation import DISCARDED, Observation, positions_to_cards, take_rows
-from strategies import SEED_MAX, Between, NestedSpec, OneOf, StrategyError, register
+from strategies import SEED_MAX, Between, DigestOf, NestedSpec, OneOf, StrategyError, register
 from strategies.montecarlo import (
     CARD_IDS,
     NOT_YET,
@@ -68,6 +73,7 @@ from strategies.montecarlo import (
     fill_slots,
     most_constrained_first,
 )
+from strategies.policy import MAX_POLICY_BYTES, SavedValue, load_value
 
 SEATS = rules.NUM_PLAYERS
 HAND = rules.HAND_SIZE
@@ -79,6 +85,7 @@ OBJECTIVES = ("margin", "points", "game")
 MAX_SAMPLES = 100_000  # worlds per decision; far past where more stop changing the choice
 # The game objective's model of the rounds still to come: a seat's points per round in heuristic
 # self-play (docs/straights-strategies.md) and a fixed scale for turning win chances into integers.
+LEAF_SCALE = 1024  # a learned leaf's margin in 1/1024 points: integer values, as the lookahead sums them
 ROUND_POINTS_MEAN = 12.0
 ROUND_POINTS_SD = 14.5
 WIN_CHANCE_SCALE = 1 << 20
@@ -242,11 +249,14 @@ def win_chances(scores: np.ndarray, seat: np.ndarray) -> np.ndarray:
 class StraightsLookahead(MonteCarlo):
     """The Straights side of the lookahead; subclasses say which worlds to play in."""
 
-    def __init__(self, rollout: str, objective: str) -> None:
+    def __init__(self, rollout: str, objective: str, leaves: str = "", leaves_sha256: str = "") -> None:
         if objective not in OBJECTIVES:
             raise StrategyError(f"objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
+        if leaves and objective != "margin":
+            raise StrategyError(f"learned leaves value the margin: objective must be margin, not {objective!r}")
         self.policy = strategies.get("straights", rollout)
         self.objective = objective
+        self.leaves = load_value("straights", leaves, leaves_sha256) if leaves else None
 
     @abstractmethod
     def worlds(self, observation: Observation) -> Worlds:
@@ -277,6 +287,8 @@ class StraightsLookahead(MonteCarlo):
         # Each rollout replays its world's script up to the decision, plays the candidate, and lets the
         # rollout policy play on: on the compiled engine, one kernel call when the policy is compiled.
         scripts[np.arange(len(decision)), step] = candidate
+        if self.leaves is not None:
+            return self.valued_at_leaves(self.leaves, deals, scripts, step, seat, scores, round_ids)
         # Imported here: the programs that seat mc load this module, and need the engine's kernels only
         # once a rollout runs (loading them takes a quarter of a second).
         from sim.straights import fast
@@ -291,6 +303,51 @@ class StraightsLookahead(MonteCarlo):
             return points.sum(axis=1) - SEATS * own
         return np.rint(win_chances(scores + points, seat) * WIN_CHANCE_SCALE).astype(np.int64)
 
+    def valued_at_leaves(
+        self,
+        leaves: SavedValue,
+        deals: np.ndarray,
+        scripts: np.ndarray,
+        step: np.ndarray,
+        seat: np.ndarray,
+        scores: np.ndarray,
+        round_ids: np.ndarray,
+    ) -> np.ndarray:
+        """(n,) int64 each rollout's margin in ``LEAF_SCALE``-ths of a point: played from its script by
+        the rollout policy until ``seat`` is to move again, then valued by ``leaves``; a round that
+        ends first, its exact margin."""
+        from sim import lockstep
+        from sim.straights import fast
+        from sim.vecenv import Learner
+
+        values = np.empty(len(deals), dtype=np.int64)
+        for decider in range(SEATS):
+            mine = np.flatnonzero(seat == decider)
+            if not mine.size:
+                continue
+            lineup: list = [self.policy] * SEATS
+            lineup[decider] = Learner()  # played here: its tables pause when it is to move
+            tables = fast.Tables(lineup, deals[mine], round_ids[mine], scores[mine], scripts[mine], step[mine] + 1)
+            every = np.arange(len(mine))
+            rows, at_leaf = every, []
+            while rows.size:  # a rollout policy played in numpy pauses the tables too: it is asked here
+                paused = tables.advance(rows)
+                mover = tables.mover(paused)
+                at_leaf.append(paused[mover == decider])
+                rows, mover = paused[mover != decider], mover[mover != decider]
+                if rows.size:
+                    observation = tables.observe(rows)
+                    chosen = lockstep.choose_checked(self.policy, observation, observation.legal_mask, None, mover)
+                    tables.take(rows, chosen)
+            leaf = np.concatenate(at_leaf)
+            ended = np.setdiff1d(every, leaf, assume_unique=True)
+            points = tables.points(ended)
+            margin = (points.sum(axis=1) - SEATS * points[:, decider]) / (SEATS - 1)
+            values[mine[ended]] = np.rint(margin * LEAF_SCALE)
+            if leaf.size:
+                values[mine[leaf]] = np.rint(leaves.values(tables.encoded(leaf)[0]) * LEAF_SCALE)
+        return values
+
 
 @register("straights", "mc", deterministic=True)
 class MonteCarloLookahead(StraightsLookahead):
@@ -303,8 +360,10 @@ class MonteCarloLookahead(StraightsLookahead):
         seed: Annotated[int, Between(0, SEED_MAX)] = 0,
         objective: Annotated[str, OneOf(OBJECTIVES)] = "margin",
         confidence: Annotated[float, Between(0.0, 100.0)] = 1.0,
+        leaves: str = "",
+        leaves_sha256: Annotated[str, DigestOf("leaves", MAX_POLICY_BYTES, "value file")] = "",
     ) -> None:
-        super().__init__(rollout, objective)
+        super().__init__(rollout, objective, leaves, leaves_sha256)
         self.worlds_per_decision = samples
         self.seed = seed
         self.confidence = confidence

@@ -1,0 +1,401 @@
+"""A network fitted to a teacher's play on the compiled engine: ``cardsim train``.
+
+It learns one of two things (``Plan.learn``): a **policy**, the teacher's choices (imitation), or a
+**value**, the outcome of the teacher's play from each position: the learner's final margin, its
+reward (``sim.envs``' points: negated where fewer points win) minus the mean of the other seats',
+which ``mc``'s learned leaves read (``strategies.policy.SavedValue``).
+
+The run has two phases, each resumable after an interruption with nothing lost:
+
+1. **Positions.** ``VecEnv`` tables of the game (seed ``seed``) with the learner in seat 0 and the
+   ``opponents`` strategy elsewhere; at every learner decision the ``teacher`` strategy is asked and
+   its action played, and the encoded observation, the legal actions, the teacher's action and the
+   episode are kept, and each episode's margin when it ends: ``positions/chunk-NNNNN.npz``, a chunk
+   of steps at a time. A resumed run replays the stored actions to bring its tables back to where
+   they stopped (the teacher is not asked again). Positions whose episode is still playing when
+   collection stops have no margin, and a value is not fitted to them.
+2. **Training.** The last ``HELD_OUT_SHARE`` of the positions are held out; the network is fitted
+   to the others by Adam, minibatches drawn by a seeded sampler: on the cross-entropy of the
+   teacher's actions among the legal ones (policy), or on the squared error of the margin, scaled
+   to unit spread (value). Every ``evaluate_every`` updates it is measured: its held-out loss, and
+   for a policy its agreement with the teacher and its own play, greedy, in seat 0 of
+   ``held_out_rounds`` rounds of seed ``seed + 1`` (deals the positions never came from) against
+   the opponents (its win rate: the share of rounds it scored best, ties included; and its mean
+   reward); for a value the held-out error in points and the share of the margins' variance it
+   explains. Each measurement writes ``checkpoint.npz``, the network (``policy.npz``, which
+   ``policy:path=`` plays, or ``value.npz``), ``curve.csv`` and ``curve.png``.
+
+The same plan and seed give the same positions, network and curve, interrupted or not.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import json
+import zipfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import optax
+
+import strategies as strategy_registry
+from sim import games
+from sim.console import progress_bar
+from sim.envs import round_rewards
+from sim.files import UnreadableFile, atomic_write_bytes, read_bounded
+from sim.games import default_engine
+from sim.training import checkpoint, network
+from sim.vecenv import VecEnv
+from strategies.policy import save_network
+
+LEARNS = ("policy", "value")
+CHUNK_STEPS = 64  # environment steps a positions file holds
+HELD_OUT_SHARE = 0.1  # of the positions, the last, for the held-out measurements
+MAX_CHUNK_BYTES = 1 << 30
+MAX_PLAN_BYTES = 1 << 16
+NETWORK_FILES = {"policy": "policy.npz", "value": "value.npz"}
+CURVE_CSV, CURVE_PNG, PLAN_FILE = "curve.csv", "curve.png", "plan.json"
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a run trains: the game, what it learns of whose play, against whom, on how much, and how."""
+
+    game: str
+    learn: str = "policy"
+    teacher: str = "heuristic"
+    opponents: str = "heuristic"
+    positions: int = 400_000  # learner decisions to collect (rounded up to whole steps of every table)
+    envs: int = 512
+    hidden: tuple[int, ...] = (256, 256)
+    batch: int = 512
+    updates: int = 4000
+    learning_rate: float = 1e-3
+    evaluate_every: int = 500
+    held_out_rounds: int = 2000
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        if self.learn not in LEARNS:
+            raise ValueError(f"learn must be one of {', '.join(LEARNS)}, not {self.learn!r}")
+
+    def config(self) -> dict:
+        """The plan as JSON values: what a checkpoint must have been made by to be resumed."""
+        return json.loads(json.dumps(dataclasses.asdict(self)))
+
+    @property
+    def steps(self) -> int:
+        """Environment steps of collection: enough for ``positions`` learner decisions."""
+        return -(-self.positions // self.envs)
+
+    @property
+    def network_file(self) -> str:
+        return NETWORK_FILES[self.learn]
+
+
+class Positions(NamedTuple):
+    """The learner's decisions of a run, row by row."""
+
+    encoded: np.ndarray
+    """(n, observation_size) float32 the encoded observations."""
+    masks: np.ndarray
+    """(n, num_actions) int8 the legal actions."""
+    actions: np.ndarray
+    """(n,) int64 the teacher's actions."""
+    margins: np.ndarray
+    """(n,) float32 the learner's final margin in the position's episode; NaN if it had not ended."""
+
+
+@dataclass(frozen=True)
+class Task:
+    """What the network is fitted to: its outputs, its loss over (params, *rows) and the rows."""
+
+    outputs: int
+    loss: Callable[..., jax.Array]
+    fitted: tuple[jax.Array, ...]
+    checked: tuple[jax.Array, ...]
+    scale: float = 1.0
+    """Value targets are divided by it while fitting (their spread); the written network multiplies it back."""
+
+
+def train(plan: Plan, folder: Path, progress: bool = True, warn: Callable[[str], None] = print) -> list[dict]:
+    """Run ``plan`` in ``folder`` (resuming what is there); returns the learning curve's rows."""
+    game = games.load(plan.game)
+    teacher = strategy_registry.get_fair(plan.game, plan.teacher, "training")
+    folder.mkdir(parents=True, exist_ok=True)
+    _claim(folder, plan)
+    task = task_of(plan, collect(plan, teacher, folder / "positions", progress))
+    params = network.initial(jax.random.PRNGKey(plan.seed), [game.observation_size, *plan.hidden, task.outputs])
+    optimizer = optax.adam(plan.learning_rate)
+    state = (params, optimizer.init(params))
+    sampler = np.random.default_rng(plan.seed)
+    step, curve = 0, []
+    mark = teacher_played(plan, teacher) if plan.learn == "policy" else None
+    saved = checkpoint.latest_good(folder, state, plan.config(), warn)
+    if saved is not None:
+        state, step, curve = saved.arrays, saved.step, saved.curve
+        sampler.bit_generator.state = saved.sampler
+    update = _update_function(optimizer, task.loss)
+    bar = progress_bar(plan.updates, "updates", f"training {plan.game}'s {plan.learn}", progress, initial=step)
+    try:
+        while step < plan.updates:
+            rows = sampler.integers(0, len(task.fitted[0]), plan.batch)
+            state, loss = update(state, *(part[rows] for part in task.fitted))
+            step += 1
+            bar.update()
+            if step % plan.evaluate_every == 0 or step == plan.updates:
+                row = measured(plan, task, state[0], step, float(loss), mark)
+                curve.append(row)
+                bar.set_postfix({name: f"{row[name]:.3f}" for name in SHOWN[plan.learn]})
+                keep(folder, plan, task, state, step, sampler, curve)
+    finally:
+        bar.close()
+    return curve
+
+
+SHOWN = {"policy": ("loss", "agreement", "win_rate"), "value": ("loss", "held_out_error", "explained")}
+"""The curve's columns the progress bar shows."""
+
+
+def task_of(plan: Plan, positions: Positions) -> Task:
+    """The rows the network is fitted to and measured on, the last ``HELD_OUT_SHARE`` held out."""
+    held_out = len(positions.actions) - max(1, int(len(positions.actions) * HELD_OUT_SHARE))
+    if plan.learn == "policy":
+        rows = positions.encoded, positions.masks, positions.actions
+        return Task(
+            games.load(plan.game).num_actions,
+            network.imitation_loss,
+            tuple(jnp.asarray(part[:held_out]) for part in rows),
+            tuple(jnp.asarray(part[held_out:]) for part in rows),
+        )
+    known = np.isfinite(positions.margins)
+    fitted, checked = known & (np.arange(len(known)) < held_out), known & (np.arange(len(known)) >= held_out)
+    if not fitted.any() or not checked.any():
+        raise TooFewEpisodes(
+            f"no episode ended in the {'training' if not fitted.any() else 'held-out'} positions: "
+            "a value run needs more --positions per table (--envs)"
+        )
+    scale = float(positions.margins[fitted].std()) or 1.0
+    return Task(
+        1,
+        network.value_loss,
+        (jnp.asarray(positions.encoded[fitted]), jnp.asarray(positions.margins[fitted] / scale)),
+        (jnp.asarray(positions.encoded[checked]), jnp.asarray(positions.margins[checked] / scale)),
+        scale,
+    )
+
+
+class TooFewEpisodes(ValueError):
+    """A value run whose positions hold no finished episode to learn from (one line)."""
+
+
+class OtherPlan(ValueError):
+    """The folder holds a run of another plan (one line: which folder)."""
+
+
+def _claim(folder: Path, plan: Plan) -> None:
+    """Write the plan into ``folder``, or check it is the plan of the run already there (its positions
+    and checkpoints are that plan's); ``OtherPlan`` if it is not."""
+    path = folder / PLAN_FILE
+    if path.exists():
+        try:
+            stored = json.loads(read_bounded(path, MAX_PLAN_BYTES, "plan"))
+        except (UnreadableFile, ValueError):
+            stored = None
+        if stored != plan.config():
+            raise OtherPlan(f"{folder}/ holds a run of another plan ({PLAN_FILE}); choose another --out")
+        return
+    atomic_write_bytes(path, json.dumps(plan.config(), indent=2).encode())
+
+
+def _update_function(optimizer: optax.GradientTransformation, loss_of: Callable[..., jax.Array]) -> Callable[..., Any]:
+    """One Adam step on a minibatch: (params, optimizer state), loss."""
+
+    @jax.jit
+    def update(state: Any, *rows: jax.Array) -> tuple[Any, jax.Array]:
+        params, moments = state
+        loss, gradients = jax.value_and_grad(loss_of)(params, *rows)
+        changes, moments = optimizer.update(gradients, moments, params)
+        return (optax.apply_updates(params, changes), moments), loss
+
+    return update
+
+
+def measured(plan: Plan, task: Task, params: network.Params, step: int, loss: float, mark: Any) -> dict:
+    """The curve's row at ``step``: the training minibatch's loss, the held-out loss, and for a policy
+    its agreement with the teacher and its own play on held-out deals beside the teacher's (``mark``),
+    for a value its held-out error in points and the share of the margins' variance it explains."""
+    row = {"update": step, "loss": loss, "held_out_loss": float(task.loss(params, *task.checked))}
+    if plan.learn == "value":
+        encoded, targets = task.checked
+        error = float(jnp.sqrt(jnp.mean((network.scores(params, encoded)[:, 0] - targets) ** 2)))
+        explained = 1.0 - row["held_out_loss"] / float(jnp.var(targets))
+        return row | {"held_out_error": error * task.scale, "explained": explained}
+    win_rate, reward = played(plan, params)
+    return row | {
+        "agreement": float(network.agreement(params, *task.checked)),
+        "win_rate": win_rate,
+        "mean_reward": reward,
+        "teacher_win_rate": mark[0],
+        "teacher_mean_reward": mark[1],
+    }
+
+
+def played(plan: Plan, params: network.Params) -> tuple[float, float]:
+    """(win rate, mean reward) of the network, greedy, in seat 0 of the first ``held_out_rounds``
+    rounds of seed ``seed + 1`` against the opponents."""
+    seats = games.load(plan.game).num_seats
+    env = VecEnv(plan.game, min(plan.envs, plan.held_out_rounds), opponents=_lineup(plan, seats), seed=plan.seed + 1)
+    scores = jax.jit(network.scores)
+    obs, infos = env.reset()
+    wins: list[float] = []
+    rewards: list[float] = []
+    while len(rewards) < plan.held_out_rounds:
+        legal_scores = np.where(obs["action_mask"] > 0, np.asarray(scores(params, obs["observation"])), -np.inf)
+        episodes = infos["episode"]
+        obs, _, ended, _, infos = env.step(legal_scores.argmax(axis=1))
+        for table in np.flatnonzero(ended & (episodes < plan.held_out_rounds)):
+            final = infos["final_rewards"][table]
+            wins.append(float(final[0] == final.max()))
+            rewards.append(float(final[0]))
+    return float(np.mean(wins)), float(np.mean(rewards))
+
+
+def teacher_played(plan: Plan, teacher: Any) -> tuple[float, float]:
+    """(win rate, mean reward) of the teacher itself in seat 0 of the deals ``played`` measures the
+    network on, against the same opponents: the mark the network is learning to reach."""
+    game = games.load(plan.game)
+    seats = [teacher] + [strategy_registry.get(plan.game, plan.opponents)] * (game.num_seats - 1)
+    rounds = np.arange(plan.held_out_rounds)
+    points = game.play_rounds[default_engine(game)](game.deals(plan.seed + 1, 0, plan.held_out_rounds), seats, rounds)
+    final = round_rewards(points.points, game.lower_is_better, "points")
+    return float(np.mean(final[:, 0] == final.max(axis=1))), float(final[:, 0].mean())
+
+
+def keep(
+    folder: Path, plan: Plan, task: Task, state: Any, step: int, sampler: np.random.Generator, curve: list[dict]
+) -> None:
+    """Write the checkpoint, the network's file and the learning curve (table and plot)."""
+    import pandas as pd
+
+    from sim import plots
+
+    checkpoint.save(folder, checkpoint.Saved(state, step, dict(sampler.bit_generator.state), curve), plan.config())
+    weights, biases = network.layers_of(state[0])
+    weights[-1], biases[-1] = weights[-1] * task.scale, biases[-1] * task.scale
+    save_network(folder / plan.network_file, plan.game, weights, biases)
+    table = pd.DataFrame(curve)
+    atomic_write_bytes(folder / CURVE_CSV, table.to_csv(index=False).encode())
+    title = (
+        f"{plan.game}: imitating {plan.teacher}" if plan.learn == "policy" else f"{plan.game}: {plan.teacher}'s value"
+    )
+    plots.draw_learning_curve(folder / CURVE_PNG, table, title)
+
+
+def _lineup(plan: Plan, seats: int) -> list[str | None]:
+    return [None] + [plan.opponents] * (seats - 1)
+
+
+# --------------------------------------------------------------------------- positions
+
+
+class Chunk(NamedTuple):
+    """A positions file: ``Positions``' first three arrays, each position's episode, and the episodes
+    that ended in the chunk with the learner's margin in each."""
+
+    encoded: np.ndarray
+    masks: np.ndarray
+    actions: np.ndarray
+    episodes: np.ndarray
+    ended: np.ndarray
+    margins: np.ndarray
+
+
+def collect(plan: Plan, teacher: Any, folder: Path, progress: bool) -> Positions:
+    """Every position of the run, collected now or read from ``folder`` where an earlier run left them
+    (their actions replayed on the tables)."""
+    folder.mkdir(exist_ok=True)
+    env = VecEnv(plan.game, plan.envs, opponents=_lineup(plan, games.load(plan.game).num_seats), seed=plan.seed)
+    obs, infos = env.reset()
+    chunks = []
+    bar = progress_bar(plan.steps, "steps", f"positions of {plan.teacher}", progress)
+    try:
+        for first in range(0, plan.steps, CHUNK_STEPS):
+            steps = min(CHUNK_STEPS, plan.steps - first)
+            path = folder / f"chunk-{first // CHUNK_STEPS:05d}.npz"
+            chunk = _stored_chunk(path, env, steps)
+            if chunk is None:
+                chunk, obs, infos = _positions(env, obs, infos, teacher, steps, bar.update)
+                atomic_write_bytes(path, _chunk_bytes(chunk))
+            else:
+                for actions in chunk.actions.reshape(steps, plan.envs):
+                    obs, _, _, _, infos = env.step(actions)
+                bar.update(steps)
+            chunks.append(chunk)
+    finally:
+        bar.close()
+    encoded, masks, actions, episodes, ended, margins = (np.concatenate(part) for part in zip(*chunks))
+    margin_of = np.full(env.next_episode, np.nan, dtype=np.float32)
+    margin_of[ended] = margins
+    return Positions(encoded, masks, actions, margin_of[episodes])
+
+
+def margins_of(final_rewards: np.ndarray, seat: int = 0) -> np.ndarray:
+    """(n,) float32 ``seat``'s final reward minus the mean of the other seats', rows of (n, seats) rewards."""
+    others = (final_rewards.sum(axis=1) - final_rewards[:, seat]) / (final_rewards.shape[1] - 1)
+    return (final_rewards[:, seat] - others).astype(np.float32)
+
+
+def _positions(
+    env: VecEnv, obs: dict, infos: dict, teacher: Any, steps: int, done: Callable[[], Any]
+) -> tuple[Chunk, dict, dict]:
+    """``steps`` steps of ``env`` from ``obs`` on, the teacher choosing every learner decision: the
+    positions and the observations and infos after them."""
+    encoded, masks, actions, episodes, ended, margins = [], [], [], [], [], []
+    for _ in range(steps):
+        chosen = np.asarray(teacher.choose(env.observations()), dtype=np.int64)
+        encoded.append(obs["observation"])
+        masks.append(obs["action_mask"])
+        actions.append(chosen)
+        episodes.append(infos["episode"])
+        obs, _, terminated, _, after = env.step(chosen)
+        ended.append(infos["episode"][terminated])
+        margins.append(margins_of(after["final_rewards"][terminated]))
+        infos = after
+        done()
+    parts = (encoded, masks, actions, episodes, ended, margins)
+    return Chunk(*(np.concatenate(part) for part in parts)), obs, infos
+
+
+def _chunk_bytes(chunk: Chunk) -> bytes:
+    buffer = io.BytesIO()
+    np.savez_compressed(buffer, **chunk._asdict())
+    return buffer.getvalue()
+
+
+def _stored_chunk(path: Path, env: VecEnv, steps: int) -> Chunk | None:
+    """The positions an earlier run stored at ``path``, if they are whole and fit ``env``; else None
+    (collected again)."""
+    if not path.exists():
+        return None
+    rows, game = steps * env.num_envs, env.game
+    try:
+        with np.load(io.BytesIO(read_bounded(path, MAX_CHUNK_BYTES, "positions")), allow_pickle=False) as archive:
+            chunk = Chunk(*(archive[name] for name in Chunk._fields))
+    except (UnreadableFile, zipfile.BadZipFile, EOFError, ValueError, KeyError, OSError):
+        return None
+    shapes = [(rows, game.observation_size), (rows, game.num_actions), (rows,), (rows,)]
+    if [part.shape for part in chunk[:4]] != shapes or [part.dtype.kind for part in chunk] != list("fiiiif"):
+        return None
+    if chunk.ended.shape != chunk.margins.shape or chunk.ended.ndim != 1:
+        return None
+    legal = chunk.masks[np.arange(rows), np.clip(chunk.actions, 0, game.num_actions - 1)] > 0
+    if not legal.all() or chunk.actions.min() < 0 or chunk.actions.max() >= game.num_actions:
+        return None
+    return chunk
