@@ -673,6 +673,10 @@ def argument_parser() -> argparse.ArgumentParser:
     train.add_argument("--learning-rate", type=bounded_float_argument(1e-7, 1.0, "rate"), metavar="R")
     train.add_argument("--evaluate-every", type=count, metavar="N", help="updates between measurements (default 500)")
     train.add_argument("--held-out-rounds", type=count, metavar="N", help="deals played per measurement (default 2000)")
+    train.add_argument(
+        "--explore", type=bounded_float_argument(0.0, 1.0, "share"), metavar="P",
+        help="the share of the learner's moves drawn at random instead of the teacher's (default 0)",
+    )  # fmt: skip
     train.add_argument("--seed", type=_seed, help="positions from this seed, measured on the next (default 0)")
     train.add_argument("--out", metavar="DIR", help="folder of the run (default: results/train-GAME-seedS)")
     train.add_argument("--quiet", action="store_true", help="no progress bars")

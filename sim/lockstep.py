@@ -149,6 +149,10 @@ class BlockTables(RoundsTables):
     def points(self, rows: np.ndarray) -> np.ndarray:
         return self.block.points[rows]
 
+    def scored(self, rows: np.ndarray) -> np.ndarray:
+        """Zeros: a round of the block's game scores at its end (a game scoring as it plays says otherwise)."""
+        return np.zeros((len(rows), len(self.seats.strategies)), dtype=np.int64)
+
 
 class PolicyAddress(types.WrapperAddressProtocol):
     """A compiled policy as kernels are handed it: its address, found once. Handed the policy's

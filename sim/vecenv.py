@@ -59,6 +59,10 @@ class Tables(Protocol):
     def points(self, rows: np.ndarray) -> np.ndarray:
         """(n, seats) each seat's points in the finished ``rows``."""
 
+    def scored(self, rows: np.ndarray) -> np.ndarray:
+        """(n, seats) the points each seat has scored so far in ``rows`` still playing (zeros in a
+        game that scores only at the end of a round)."""
+
     def encoded(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The movers' observations of ``rows`` as ``Game.encode`` encodes them, float32 (n, size), and
         their legal actions, int8 (n, num_actions)."""
@@ -158,6 +162,14 @@ class VecEnv:
         if self.tables is None:
             raise RuntimeError("call reset() before observations()")
         return self.tables.observe(np.arange(self.num_envs))
+
+    def scored(self) -> np.ndarray:
+        """(N, seats) float32 what each seat has scored so far in every table's episode, as rewards
+        count it (``reward="points"``: negated where fewer points win); zeros in a game that scores
+        only at the end of a round."""
+        if self.tables is None:
+            raise RuntimeError("call reset() before scored()")
+        return round_rewards(self.tables.scored(np.arange(self.num_envs)), self.game.lower_is_better, "points")
 
     def close(self) -> None:
         """Nothing to release: the tables are arrays."""

@@ -191,3 +191,18 @@ def _template(outputs: int = 52):
         __import__("jax").random.PRNGKey(0), [games.load("straights").observation_size, 32, outputs]
     )
     return params, optax.adam(PLAN.learning_rate).init(params)
+
+
+def test_exploring_moves_are_legal_drawn_as_often_as_asked_and_reproducible(tmp_path: Path) -> None:
+    plan = replace(VALUE_PLAN, positions=2000, envs=100, explore=0.5)
+    heuristic = strategies.get("straights", "heuristic")
+    first = supervised.collect(plan, heuristic, tmp_path / "first", False)
+    again = supervised.collect(plan, heuristic, tmp_path / "again", False)
+    for one, other in zip(first, again):
+        np.testing.assert_array_equal(one, other)
+    with np.load(tmp_path / "first" / "chunk-00000.npz") as chunk:
+        played, teacher, masks = chunk["played"], chunk["actions"], chunk["masks"]
+    assert (masks[np.arange(len(played)), played] == 1).all()
+    choices = masks.sum(axis=1) > 1
+    changed = (played != teacher)[choices].mean()
+    assert 0.25 < changed < 0.5  # half the moves drawn, of which the teacher's own is one of the legal ones

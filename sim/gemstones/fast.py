@@ -608,6 +608,8 @@ class Tables(lockstep.RoundsTables):
     def points(self, rows: np.ndarray) -> np.ndarray:
         return self.games.states.coins[rows]
 
+    scored = points  # coins are earned as the game plays
+
     def encoded(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The movers' observations of ``rows`` as ``observation.encode`` lays them out and their legal
         actions' masks (int8), written by compiled code from the games' state."""

@@ -387,6 +387,10 @@ class Tables(lockstep.BlockTables):
         _check_deals(np.asarray(deals))
         self.block.restart(rows, deals, round_ids)
 
+    def scored(self, rows: np.ndarray) -> np.ndarray:
+        """The points of the cards each seat has discarded so far."""
+        return self.block.points[rows]
+
     def encoded(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The movers' observations of ``rows`` as ``observation.encode`` lays them out and their legal
         actions' masks (int8), written by compiled code from the tables' state."""

@@ -1,29 +1,33 @@
 """A network fitted to a teacher's play on the compiled engine: ``cardsim train``.
 
 It learns one of two things (``Plan.learn``): a **policy**, the teacher's choices (imitation), or a
-**value**, the outcome of the teacher's play from each position: the learner's final margin, its
-reward (``sim.envs``' points: negated where fewer points win) minus the mean of the other seats',
-which ``mc``'s learned leaves read (``strategies.policy.SavedValue``).
+**value**, the outcome of the teacher's play from each position: the margin still to come, the
+learner's final margin less its margin in what is scored already (a margin: the learner's reward,
+``sim.envs``' points negated where fewer points win, minus the mean of the other seats'), which
+``mc``'s learned leaves add to the margin a world has reached (``strategies.policy.SavedValue``).
 
 The run has two phases, each resumable after an interruption with nothing lost:
 
 1. **Positions.** ``VecEnv`` tables of the game (seed ``seed``) with the learner in seat 0 and the
    ``opponents`` strategy elsewhere; at every learner decision the ``teacher`` strategy is asked and
-   its action played, and the encoded observation, the legal actions, the teacher's action and the
-   episode are kept, and each episode's margin when it ends: ``positions/chunk-NNNNN.npz``, a chunk
-   of steps at a time. A resumed run replays the stored actions to bring its tables back to where
+   its action played (with probability ``explore`` a uniformly drawn legal action instead, so the
+   positions also hold what other moves than the teacher's lead to), and the encoded observation,
+   the legal actions, the teacher's action, the action played and the episode are kept, and each
+   episode's margin when it ends: ``positions/chunk-NNNNN.npz``, a chunk of steps at a time. A
+   resumed run replays the played actions to bring its tables back to where
    they stopped (the teacher is not asked again). Positions whose episode is still playing when
    collection stops have no margin, and a value is not fitted to them.
 2. **Training.** The last ``HELD_OUT_SHARE`` of the positions are held out; the network is fitted
    to the others by Adam, minibatches drawn by a seeded sampler: on the cross-entropy of the
-   teacher's actions among the legal ones (policy), or on the squared error of the margin, scaled
-   to unit spread (value). Every ``evaluate_every`` updates it is measured: its held-out loss, and
+   teacher's actions among the legal ones (policy), or on the squared error of the margin still to
+   come, scaled to unit spread (value). Every ``evaluate_every`` updates it is measured: its held-out loss, and
    for a policy its agreement with the teacher and its own play, greedy, in seat 0 of
    ``held_out_rounds`` rounds of seed ``seed + 1`` (deals the positions never came from) against
    the opponents (its win rate: the share of rounds it scored best, ties included; and its mean
    reward); for a value the held-out error in points and the share of the margins' variance it
-   explains. Each measurement writes ``checkpoint.npz``, the network (``policy.npz``, which
-   ``policy:path=`` plays, or ``value.npz``), ``curve.csv`` and ``curve.png``.
+   explains. Each measurement writes ``checkpoint.npz``, ``curve.csv`` and ``curve.png``, and the
+   network (``policy.npz``, which ``policy:path=`` plays, or ``value.npz``) when its held-out loss
+   is the lowest of the run so far.
 
 The same plan and seed give the same positions, network and curve, interrupted or not.
 """
@@ -79,11 +83,14 @@ class Plan:
     learning_rate: float = 1e-3
     evaluate_every: int = 500
     held_out_rounds: int = 2000
+    explore: float = 0.0
     seed: int = 0
 
     def __post_init__(self) -> None:
         if self.learn not in LEARNS:
             raise ValueError(f"learn must be one of {', '.join(LEARNS)}, not {self.learn!r}")
+        if not 0.0 <= self.explore <= 1.0:
+            raise ValueError(f"explore must be a probability, from 0 to 1, not {self.explore}")
 
     def config(self) -> dict:
         """The plan as JSON values: what a checkpoint must have been made by to be resumed."""
@@ -107,9 +114,11 @@ class Positions(NamedTuple):
     masks: np.ndarray
     """(n, num_actions) int8 the legal actions."""
     actions: np.ndarray
-    """(n,) int64 the teacher's actions."""
+    """(n,) int64 the teacher's actions (the one played, but where an exploring move was)."""
     margins: np.ndarray
     """(n,) float32 the learner's final margin in the position's episode; NaN if it had not ended."""
+    scored: np.ndarray
+    """(n,) float32 the learner's margin in what was scored before the position (``VecEnv.scored``)."""
 
 
 @dataclass(frozen=True)
@@ -174,19 +183,20 @@ def task_of(plan: Plan, positions: Positions) -> Task:
             tuple(jnp.asarray(part[:held_out]) for part in rows),
             tuple(jnp.asarray(part[held_out:]) for part in rows),
         )
-    known = np.isfinite(positions.margins)
+    to_come = positions.margins - positions.scored
+    known = np.isfinite(to_come)
     fitted, checked = known & (np.arange(len(known)) < held_out), known & (np.arange(len(known)) >= held_out)
     if not fitted.any() or not checked.any():
         raise TooFewEpisodes(
             f"no episode ended in the {'training' if not fitted.any() else 'held-out'} positions: "
             "a value run needs more --positions per table (--envs)"
         )
-    scale = float(positions.margins[fitted].std()) or 1.0
+    scale = float(to_come[fitted].std()) or 1.0
     return Task(
         1,
         network.value_loss,
-        (jnp.asarray(positions.encoded[fitted]), jnp.asarray(positions.margins[fitted] / scale)),
-        (jnp.asarray(positions.encoded[checked]), jnp.asarray(positions.margins[checked] / scale)),
+        (jnp.asarray(positions.encoded[fitted]), jnp.asarray(to_come[fitted] / scale)),
+        (jnp.asarray(positions.encoded[checked]), jnp.asarray(to_come[checked] / scale)),
         scale,
     )
 
@@ -281,15 +291,17 @@ def teacher_played(plan: Plan, teacher: Any) -> tuple[float, float]:
 def keep(
     folder: Path, plan: Plan, task: Task, state: Any, step: int, sampler: np.random.Generator, curve: list[dict]
 ) -> None:
-    """Write the checkpoint, the network's file and the learning curve (table and plot)."""
+    """Write the checkpoint, the learning curve (table and plot) and, when its held-out loss is the
+    lowest yet, the network's file: a network that has begun to overfit does not replace a better one."""
     import pandas as pd
 
     from sim import plots
 
     checkpoint.save(folder, checkpoint.Saved(state, step, dict(sampler.bit_generator.state), curve), plan.config())
-    weights, biases = network.layers_of(state[0])
-    weights[-1], biases[-1] = weights[-1] * task.scale, biases[-1] * task.scale
-    save_network(folder / plan.network_file, plan.game, weights, biases)
+    if curve[-1]["held_out_loss"] <= min(row["held_out_loss"] for row in curve):  # the best so far is kept
+        weights, biases = network.layers_of(state[0])
+        weights[-1], biases[-1] = weights[-1] * task.scale, biases[-1] * task.scale
+        save_network(folder / plan.network_file, plan.game, weights, biases)
     table = pd.DataFrame(curve)
     atomic_write_bytes(folder / CURVE_CSV, table.to_csv(index=False).encode())
     title = (
@@ -306,12 +318,15 @@ def _lineup(plan: Plan, seats: int) -> list[str | None]:
 
 
 class Chunk(NamedTuple):
-    """A positions file: ``Positions``' first three arrays, each position's episode, and the episodes
-    that ended in the chunk with the learner's margin in each."""
+    """A positions file: ``Positions``' first three arrays, the action played at each position, the
+    margin scored before it and its episode, and the episodes that ended in the chunk with the
+    learner's margin in each."""
 
     encoded: np.ndarray
     masks: np.ndarray
     actions: np.ndarray
+    played: np.ndarray
+    scored: np.ndarray
     episodes: np.ndarray
     ended: np.ndarray
     margins: np.ndarray
@@ -331,19 +346,20 @@ def collect(plan: Plan, teacher: Any, folder: Path, progress: bool) -> Positions
             path = folder / f"chunk-{first // CHUNK_STEPS:05d}.npz"
             chunk = _stored_chunk(path, env, steps)
             if chunk is None:
-                chunk, obs, infos = _positions(env, obs, infos, teacher, steps, bar.update)
+                explorer = Explorer(plan.explore, np.random.default_rng([plan.seed, first]))
+                chunk, obs, infos = _positions(env, obs, infos, teacher, explorer, steps, bar.update)
                 atomic_write_bytes(path, _chunk_bytes(chunk))
             else:
-                for actions in chunk.actions.reshape(steps, plan.envs):
+                for actions in chunk.played.reshape(steps, plan.envs):
                     obs, _, _, _, infos = env.step(actions)
                 bar.update(steps)
             chunks.append(chunk)
     finally:
         bar.close()
-    encoded, masks, actions, episodes, ended, margins = (np.concatenate(part) for part in zip(*chunks))
+    encoded, masks, actions, _, scored, episodes, ended, margins = (np.concatenate(part) for part in zip(*chunks))
     margin_of = np.full(env.next_episode, np.nan, dtype=np.float32)
     margin_of[ended] = margins
-    return Positions(encoded, masks, actions, margin_of[episodes])
+    return Positions(encoded, masks, actions, margin_of[episodes], scored)
 
 
 def margins_of(final_rewards: np.ndarray, seat: int = 0) -> np.ndarray:
@@ -352,24 +368,45 @@ def margins_of(final_rewards: np.ndarray, seat: int = 0) -> np.ndarray:
     return (final_rewards[:, seat] - others).astype(np.float32)
 
 
+@dataclass(frozen=True)
+class Explorer:
+    """Plays a uniformly drawn legal action in place of the teacher's with probability ``share``."""
+
+    share: float
+    rng: np.random.Generator
+
+    def played(self, chosen: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """``chosen``, but in each row with probability ``share`` a legal action of ``masks`` drawn uniformly."""
+        if not self.share:
+            return chosen
+        exploring = self.rng.random(len(chosen)) < self.share
+        # The k-th legal action of a row for k uniform below its count: the first column whose running count passes k.
+        counts = masks.astype(np.int64).cumsum(axis=1)
+        picks = (self.rng.random(len(chosen)) * counts[:, -1]).astype(np.int64)
+        drawn = (counts <= picks[:, None]).sum(axis=1)
+        return np.where(exploring, drawn, chosen)
+
+
 def _positions(
-    env: VecEnv, obs: dict, infos: dict, teacher: Any, steps: int, done: Callable[[], Any]
+    env: VecEnv, obs: dict, infos: dict, teacher: Any, explorer: Explorer, steps: int, done: Callable[[], Any]
 ) -> tuple[Chunk, dict, dict]:
-    """``steps`` steps of ``env`` from ``obs`` on, the teacher choosing every learner decision: the
-    positions and the observations and infos after them."""
-    encoded, masks, actions, episodes, ended, margins = [], [], [], [], [], []
+    """``steps`` steps of ``env`` from ``obs`` on, the teacher choosing every learner decision (the
+    explorer now and then playing another): the positions and the observations and infos after them."""
+    encoded, masks, actions, played, scored, episodes, ended, margins = [], [], [], [], [], [], [], []
     for _ in range(steps):
         chosen = np.asarray(teacher.choose(env.observations()), dtype=np.int64)
         encoded.append(obs["observation"])
         masks.append(obs["action_mask"])
         actions.append(chosen)
+        played.append(explorer.played(chosen, obs["action_mask"]))
+        scored.append(margins_of(env.scored()))
         episodes.append(infos["episode"])
-        obs, _, terminated, _, after = env.step(chosen)
+        obs, _, terminated, _, after = env.step(played[-1])
         ended.append(infos["episode"][terminated])
         margins.append(margins_of(after["final_rewards"][terminated]))
         infos = after
         done()
-    parts = (encoded, masks, actions, episodes, ended, margins)
+    parts = (encoded, masks, actions, played, scored, episodes, ended, margins)
     return Chunk(*(np.concatenate(part) for part in parts)), obs, infos
 
 
@@ -390,12 +427,19 @@ def _stored_chunk(path: Path, env: VecEnv, steps: int) -> Chunk | None:
             chunk = Chunk(*(archive[name] for name in Chunk._fields))
     except (UnreadableFile, zipfile.BadZipFile, EOFError, ValueError, KeyError, OSError):
         return None
-    shapes = [(rows, game.observation_size), (rows, game.num_actions), (rows,), (rows,)]
-    if [part.shape for part in chunk[:4]] != shapes or [part.dtype.kind for part in chunk] != list("fiiiif"):
+    shapes = [(rows, game.observation_size), (rows, game.num_actions), (rows,), (rows,), (rows,), (rows,)]
+    if [part.shape for part in chunk[:6]] != shapes or [part.dtype.kind for part in chunk] != list("fiiifiif"):
         return None
     if chunk.ended.shape != chunk.margins.shape or chunk.ended.ndim != 1:
         return None
-    legal = chunk.masks[np.arange(rows), np.clip(chunk.actions, 0, game.num_actions - 1)] > 0
-    if not legal.all() or chunk.actions.min() < 0 or chunk.actions.max() >= game.num_actions:
+    for actions in (chunk.actions, chunk.played):
+        legal = chunk.masks[np.arange(rows), np.clip(actions, 0, game.num_actions - 1)] > 0
+        if not legal.all() or actions.min() < 0 or actions.max() >= game.num_actions:
+            return None
+    if chunk.episodes.min() < 0 or chunk.ended.size and chunk.ended.min() < 0:
+        return None
+    if (
+        max(chunk.episodes.max(), chunk.ended.max(initial=0)) >= env.next_episode + rows
+    ):  # a table deals at most one a step
         return None
     return chunk

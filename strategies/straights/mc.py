@@ -12,9 +12,9 @@ objective:
 * ``game``: our chance to win the game, from the game scores and the round's points (``win_chances``).
 
 **Learned leaves** (``leaves=FILE``, a value network of ``cardsim train --learn value``): each rollout
-stops when our player is next to move, and the network values the position it sees there (its
-expected final margin; the round's exact margin when the round ended first). Values learned from a
-strong player's play look further than the rollout policy's play does; the objective is the margin.
+stops when our player is next to move, and is valued there by the margin the world's points give
+so far plus the network's value of the position our player sees (the margin still to come); a
+round that ends first, by its margin. The objective is the margin.
 
 It leaves the rollout policy's own choice only for a candidate whose gain, paired over the same
 worlds, is at least ``confidence`` standard errors: small gains over few worlds are mostly noise
@@ -314,8 +314,8 @@ class StraightsLookahead(MonteCarlo):
         round_ids: np.ndarray,
     ) -> np.ndarray:
         """(n,) int64 each rollout's margin in ``LEAF_SCALE``-ths of a point: played from its script by
-        the rollout policy until ``seat`` is to move again, then valued by ``leaves``; a round that
-        ends first, its exact margin."""
+        the rollout policy until ``seat`` is to move again, then the margin of the points so far plus
+        ``leaves``' value of the margin to come; a round that ends first, its margin."""
         from sim import lockstep
         from sim.straights import fast
         from sim.vecenv import Learner
@@ -339,13 +339,12 @@ class StraightsLookahead(MonteCarlo):
                     observation = tables.observe(rows)
                     chosen = lockstep.choose_checked(self.policy, observation, observation.legal_mask, None, mover)
                     tables.take(rows, chosen)
-            leaf = np.concatenate(at_leaf)
-            ended = np.setdiff1d(every, leaf, assume_unique=True)
-            points = tables.points(ended)
+            points = tables.scored(every)  # at a leaf so far, else the round's
             margin = (points.sum(axis=1) - SEATS * points[:, decider]) / (SEATS - 1)
-            values[mine[ended]] = np.rint(margin * LEAF_SCALE)
+            leaf = np.concatenate(at_leaf)
             if leaf.size:
-                values[mine[leaf]] = np.rint(leaves.values(tables.encoded(leaf)[0]) * LEAF_SCALE)
+                margin[leaf] += leaves.values(tables.encoded(leaf)[0])
+            values[mine] = np.rint(margin * LEAF_SCALE)
         return values
 
 
