@@ -453,7 +453,7 @@ def command_train(args: argparse.Namespace) -> int:
     args.interrupted = f"interrupted; what was done is kept in {out}/: run the same command again to resume"
     try:
         curve = supervised.train(plan, out, progress=not args.quiet, warn=lambda line: say_error("cardsim train", line))
-    except (BadCheckpoint, supervised.OtherPlan, supervised.TooFewEpisodes) as error:
+    except (BadCheckpoint, supervised.OtherPlan, supervised.TooFewEpisodes, supervised.CannotLabel) as error:
         raise UsageError(str(error)) from None
     last, written = curve[-1], out / plan.network_file
     if plan.learn == "policy":
@@ -677,6 +677,9 @@ def argument_parser() -> argparse.ArgumentParser:
         "--explore", type=bounded_float_argument(0.0, 1.0, "share"), metavar="P",
         help="the share of the learner's moves drawn at random instead of the teacher's (default 0)",
     )  # fmt: skip
+    train.add_argument(
+        "--labels", metavar="SPEC", help="a value run: label positions with this lookahead's margins (e.g. mc)"
+    )
     train.add_argument("--seed", type=_seed, help="positions from this seed, measured on the next (default 0)")
     train.add_argument("--out", metavar="DIR", help="folder of the run (default: results/train-GAME-seedS)")
     train.add_argument("--quiet", action="store_true", help="no progress bars")

@@ -154,6 +154,20 @@ class MonteCarlo(ABC):
             choice[deciding] = best_candidates(candidates[deciding], rollouts, values, preferred, self.confidence)
         return self.action(observation, choice)
 
+    def position_values(self, observation: Any) -> np.ndarray:
+        """(n,) float64 each row's value by the lookahead, in the values' units (``value_scale``
+        divided out): the mean over its worlds of the candidate ``choose`` plays, a single candidate's too."""
+        candidates = self.candidates(observation)
+        every = np.arange(len(candidates))
+        rollouts = plan_rollouts(candidates, self.worlds_per_decision)
+        values = self.roll_out(observation, every, rollouts)
+        choice = best_candidates(
+            candidates, rollouts, values, self.policy_candidate(observation, every), self.confidence
+        )
+        totals = np.zeros(candidates.shape, dtype=np.int64)
+        np.add.at(totals, (rollouts.decision, rollouts.candidate), values)
+        return totals[every, choice] / (self.worlds_per_decision * self.value_scale)
+
     def candidate_values(self, observation: Any) -> list[tuple[int, float, float]]:
         """Why the decision of the observation's first row goes as it does: each candidate's action,
         the mean value of its rollouts and the half-width of that mean's 95% confidence interval

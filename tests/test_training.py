@@ -206,3 +206,29 @@ def test_exploring_moves_are_legal_drawn_as_often_as_asked_and_reproducible(tmp_
     choices = masks.sum(axis=1) > 1
     changed = (played != teacher)[choices].mean()
     assert 0.25 < changed < 0.5  # half the moves drawn, of which the teacher's own is one of the legal ones
+
+
+def test_a_lookahead_labels_a_position_with_the_mean_margin_of_the_move_it_plays() -> None:
+    from sim.straights.observation import take_rows
+    from sim.vecenv import VecEnv
+
+    mc = strategies.get("straights", "mc:samples=8")
+    env = VecEnv("straights", 20, opponents=[None, "heuristic", "heuristic", "heuristic"], seed=4)
+    env.reset()
+    for _ in range(3):
+        env.step(np.asarray(strategies.get("straights", "heuristic").choose(env.observations())))
+    seen = env.observations()
+    margins = mc.margins(seen)
+    for row in range(len(seen)):
+        one = take_rows(seen, np.array([row]))
+        played = int(mc.choose(one)[0])
+        means = {action: mean for action, mean, _ in mc.candidate_values(one)}
+        if means:  # rollouts' margins are the others' points less three times ours
+            assert margins[row] == pytest.approx(means[played] / 3)
+
+
+def test_labels_need_a_value_run_and_a_lookahead(tmp_path: Path) -> None:
+    with pytest.raises(supervised.CannotLabel, match="--learn value"):
+        supervised.train(replace(PLAN, labels="mc"), tmp_path / "policy", progress=False)
+    with pytest.raises(supervised.CannotLabel, match="takes a lookahead"):
+        supervised.train(replace(VALUE_PLAN, labels="heuristic"), tmp_path / "value", progress=False)

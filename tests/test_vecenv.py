@@ -56,6 +56,8 @@ def test_a_batch_of_one_plays_what_the_pettingzoo_environment_plays(game: str, l
         assert infos["episode"][0] == episodes
         np.testing.assert_array_equal(obs["observation"][0], expected["observation"])
         np.testing.assert_array_equal(obs["action_mask"][0], expected["action_mask"])
+        scored = envs.round_rewards(np.array([single.state.points()]), single.game.lower_is_better, "points")
+        np.testing.assert_array_equal(batched.scored(), scored)  # what the reference has scored so far
         action = random_legal(rng, obs["action_mask"])
         obs, rewards, terminations, truncations, infos = batched.step(action)
         single.step(int(action[0]))

@@ -5,6 +5,9 @@ It learns one of two things (``Plan.learn``): a **policy**, the teacher's choice
 learner's final margin less its margin in what is scored already (a margin: the learner's reward,
 ``sim.envs``' points negated where fewer points win, minus the mean of the other seats'), which
 ``mc``'s learned leaves add to the margin a world has reached (``strategies.policy.SavedValue``).
+With ``labels`` (a lookahead strategy, such as ``mc``) the margin a position is labelled with is the
+lookahead's estimate there, the mean of its rollouts over sampled worlds, instead of the one episode's
+outcome: far less noise, and a target one lookahead better than the play that reached it.
 
 The run has two phases, each resumable after an interruption with nothing lost:
 
@@ -84,6 +87,7 @@ class Plan:
     evaluate_every: int = 500
     held_out_rounds: int = 2000
     explore: float = 0.0
+    labels: str = ""
     seed: int = 0
 
     def __post_init__(self) -> None:
@@ -119,6 +123,8 @@ class Positions(NamedTuple):
     """(n,) float32 the learner's final margin in the position's episode; NaN if it had not ended."""
     scored: np.ndarray
     """(n,) float32 the learner's margin in what was scored before the position (``VecEnv.scored``)."""
+    labels: np.ndarray
+    """(n,) float32 the labelling lookahead's margin at the position (NaN without one)."""
 
 
 @dataclass(frozen=True)
@@ -139,7 +145,8 @@ def train(plan: Plan, folder: Path, progress: bool = True, warn: Callable[[str],
     teacher = strategy_registry.get_fair(plan.game, plan.teacher, "training")
     folder.mkdir(parents=True, exist_ok=True)
     _claim(folder, plan)
-    task = task_of(plan, collect(plan, teacher, folder / "positions", progress))
+    labeller = labelling_strategy(plan)
+    task = task_of(plan, collect(plan, teacher, folder / "positions", progress, labeller))
     params = network.initial(jax.random.PRNGKey(plan.seed), [game.observation_size, *plan.hidden, task.outputs])
     optimizer = optax.adam(plan.learning_rate)
     state = (params, optimizer.init(params))
@@ -168,6 +175,23 @@ def train(plan: Plan, folder: Path, progress: bool = True, warn: Callable[[str],
     return curve
 
 
+def labelling_strategy(plan: Plan) -> Any:
+    """The strategy of ``plan.labels`` (None without), refused in one line unless it is a lookahead
+    that can label positions with margins."""
+    if not plan.labels:
+        return None
+    if plan.learn != "value":
+        raise CannotLabel("--labels label a value run's positions: add --learn value")
+    labeller = strategy_registry.get_fair(plan.game, plan.labels, "labelling")
+    if not callable(getattr(labeller, "margins", None)):
+        raise CannotLabel(f"{plan.labels} cannot label positions: --labels takes a lookahead such as mc")
+    return labeller
+
+
+class CannotLabel(ValueError):
+    """``labels`` names a strategy that cannot label positions (one line)."""
+
+
 SHOWN = {"policy": ("loss", "agreement", "win_rate"), "value": ("loss", "held_out_error", "explained")}
 """The curve's columns the progress bar shows."""
 
@@ -183,7 +207,7 @@ def task_of(plan: Plan, positions: Positions) -> Task:
             tuple(jnp.asarray(part[:held_out]) for part in rows),
             tuple(jnp.asarray(part[held_out:]) for part in rows),
         )
-    to_come = positions.margins - positions.scored
+    to_come = (positions.labels if plan.labels else positions.margins) - positions.scored
     known = np.isfinite(to_come)
     fitted, checked = known & (np.arange(len(known)) < held_out), known & (np.arange(len(known)) >= held_out)
     if not fitted.any() or not checked.any():
@@ -319,7 +343,7 @@ def _lineup(plan: Plan, seats: int) -> list[str | None]:
 
 class Chunk(NamedTuple):
     """A positions file: ``Positions``' first three arrays, the action played at each position, the
-    margin scored before it and its episode, and the episodes that ended in the chunk with the
+    margin scored before it, its label and its episode, and the episodes that ended in the chunk with the
     learner's margin in each."""
 
     encoded: np.ndarray
@@ -327,14 +351,15 @@ class Chunk(NamedTuple):
     actions: np.ndarray
     played: np.ndarray
     scored: np.ndarray
+    labels: np.ndarray
     episodes: np.ndarray
     ended: np.ndarray
     margins: np.ndarray
 
 
-def collect(plan: Plan, teacher: Any, folder: Path, progress: bool) -> Positions:
+def collect(plan: Plan, teacher: Any, folder: Path, progress: bool, labeller: Any = None) -> Positions:
     """Every position of the run, collected now or read from ``folder`` where an earlier run left them
-    (their actions replayed on the tables)."""
+    (their actions replayed on the tables). ``labeller`` (``plan.labels``' strategy) labels them."""
     folder.mkdir(exist_ok=True)
     env = VecEnv(plan.game, plan.envs, opponents=_lineup(plan, games.load(plan.game).num_seats), seed=plan.seed)
     obs, infos = env.reset()
@@ -347,7 +372,7 @@ def collect(plan: Plan, teacher: Any, folder: Path, progress: bool) -> Positions
             chunk = _stored_chunk(path, env, steps)
             if chunk is None:
                 explorer = Explorer(plan.explore, np.random.default_rng([plan.seed, first]))
-                chunk, obs, infos = _positions(env, obs, infos, teacher, explorer, steps, bar.update)
+                chunk, obs, infos = _positions(env, obs, infos, teacher, explorer, labeller, steps, bar.update)
                 atomic_write_bytes(path, _chunk_bytes(chunk))
             else:
                 for actions in chunk.played.reshape(steps, plan.envs):
@@ -356,10 +381,12 @@ def collect(plan: Plan, teacher: Any, folder: Path, progress: bool) -> Positions
             chunks.append(chunk)
     finally:
         bar.close()
-    encoded, masks, actions, _, scored, episodes, ended, margins = (np.concatenate(part) for part in zip(*chunks))
+    encoded, masks, actions, _, scored, labels, episodes, ended, margins = (
+        np.concatenate(part) for part in zip(*chunks)
+    )
     margin_of = np.full(env.next_episode, np.nan, dtype=np.float32)
     margin_of[ended] = margins
-    return Positions(encoded, masks, actions, margin_of[episodes], scored)
+    return Positions(encoded, masks, actions, margin_of[episodes], scored, labels)
 
 
 def margins_of(final_rewards: np.ndarray, seat: int = 0) -> np.ndarray:
@@ -388,13 +415,24 @@ class Explorer:
 
 
 def _positions(
-    env: VecEnv, obs: dict, infos: dict, teacher: Any, explorer: Explorer, steps: int, done: Callable[[], Any]
+    env: VecEnv,
+    obs: dict,
+    infos: dict,
+    teacher: Any,
+    explorer: Explorer,
+    labeller: Any,
+    steps: int,
+    done: Callable[[], Any],
 ) -> tuple[Chunk, dict, dict]:
     """``steps`` steps of ``env`` from ``obs`` on, the teacher choosing every learner decision (the
-    explorer now and then playing another): the positions and the observations and infos after them."""
-    encoded, masks, actions, played, scored, episodes, ended, margins = [], [], [], [], [], [], [], []
+    explorer now and then playing another), the labeller (if any) labelling each: the positions and
+    the observations and infos after them."""
+    encoded, masks, actions, played, scored, labels, episodes, ended, margins = [], [], [], [], [], [], [], [], []
     for _ in range(steps):
-        chosen = np.asarray(teacher.choose(env.observations()), dtype=np.int64)
+        seen = env.observations()
+        chosen = np.asarray(teacher.choose(seen), dtype=np.int64)
+        unlabelled = np.full(len(chosen), np.nan)
+        labels.append((unlabelled if labeller is None else labeller.margins(seen)).astype(np.float32))
         encoded.append(obs["observation"])
         masks.append(obs["action_mask"])
         actions.append(chosen)
@@ -406,7 +444,7 @@ def _positions(
         margins.append(margins_of(after["final_rewards"][terminated]))
         infos = after
         done()
-    parts = (encoded, masks, actions, played, scored, episodes, ended, margins)
+    parts = (encoded, masks, actions, played, scored, labels, episodes, ended, margins)
     return Chunk(*(np.concatenate(part) for part in parts)), obs, infos
 
 
@@ -427,8 +465,8 @@ def _stored_chunk(path: Path, env: VecEnv, steps: int) -> Chunk | None:
             chunk = Chunk(*(archive[name] for name in Chunk._fields))
     except (UnreadableFile, zipfile.BadZipFile, EOFError, ValueError, KeyError, OSError):
         return None
-    shapes = [(rows, game.observation_size), (rows, game.num_actions), (rows,), (rows,), (rows,), (rows,)]
-    if [part.shape for part in chunk[:6]] != shapes or [part.dtype.kind for part in chunk] != list("fiiifiif"):
+    shapes = [(rows, game.observation_size), (rows, game.num_actions), *[(rows,)] * 5]
+    if [part.shape for part in chunk[:7]] != shapes or [part.dtype.kind for part in chunk] != list("fiiiffiif"):
         return None
     if chunk.ended.shape != chunk.margins.shape or chunk.ended.ndim != 1:
         return None

@@ -249,6 +249,10 @@ def win_chances(scores: np.ndarray, seat: np.ndarray) -> np.ndarray:
 class StraightsLookahead(MonteCarlo):
     """The Straights side of the lookahead; subclasses say which worlds to play in."""
 
+    leaf_turns = 1
+    """With learned leaves: the turns of our player a rollout reaches before it is valued (the rollout
+    policy plays ours in between)."""
+
     def __init__(self, rollout: str, objective: str, leaves: str = "", leaves_sha256: str = "") -> None:
         if objective not in OBJECTIVES:
             raise StrategyError(f"objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
@@ -264,6 +268,14 @@ class StraightsLookahead(MonteCarlo):
 
     def candidates(self, observation: Observation) -> np.ndarray:
         return (observation.options[:, None] >> HAND_POSITIONS) & 1 == 1
+
+    def margins(self, observation: Observation) -> np.ndarray:
+        """(n,) float64 the margin each row's player can expect by this lookahead (``position_values``
+        in points: the mean of the others' points less its own), what ``cardsim train --labels`` learns."""
+        if self.objective != "margin":
+            raise StrategyError(f"a lookahead labels margins with objective=margin, not {self.objective!r}")
+        unit = LEAF_SCALE if self.leaves is not None else SEATS - 1  # rollouts' margins are 3 times the mean's
+        return self.position_values(observation) / unit
 
     def policy_candidate(self, observation: Observation, deciding: np.ndarray) -> np.ndarray:
         deciders = take_rows(observation, deciding)
@@ -329,12 +341,15 @@ class StraightsLookahead(MonteCarlo):
             lineup[decider] = Learner()  # played here: its tables pause when it is to move
             tables = fast.Tables(lineup, deals[mine], round_ids[mine], scores[mine], scripts[mine], step[mine] + 1)
             every = np.arange(len(mine))
-            rows, at_leaf = every, []
+            rows, at_leaf, turns = every, [], np.zeros(len(mine), dtype=np.int64)
             while rows.size:  # a rollout policy played in numpy pauses the tables too: it is asked here
                 paused = tables.advance(rows)
                 mover = tables.mover(paused)
-                at_leaf.append(paused[mover == decider])
-                rows, mover = paused[mover != decider], mover[mover != decider]
+                ours = mover == decider
+                turns[paused[ours]] += 1
+                leaves_now = ours & (turns[paused] == self.leaf_turns)
+                at_leaf.append(paused[leaves_now])
+                rows, mover = paused[~leaves_now], mover[~leaves_now]
                 if rows.size:
                     observation = tables.observe(rows)
                     chosen = lockstep.choose_checked(self.policy, observation, observation.legal_mask, None, mover)
@@ -361,9 +376,11 @@ class MonteCarloLookahead(StraightsLookahead):
         confidence: Annotated[float, Between(0.0, 100.0)] = 1.0,
         leaves: str = "",
         leaves_sha256: Annotated[str, DigestOf("leaves", MAX_POLICY_BYTES, "value file")] = "",
+        leaf_turns: Annotated[int, Between(1, HAND)] = 1,
     ) -> None:
         super().__init__(rollout, objective, leaves, leaves_sha256)
         self.worlds_per_decision = samples
+        self.leaf_turns = leaf_turns
         self.seed = seed
         self.confidence = confidence
 
