@@ -33,6 +33,7 @@ from sim.report import (
     run_headline,
     summary_columns,
     timing_columns,
+    training_columns,
 )
 
 REPORT = "report.html"
@@ -171,6 +172,29 @@ def write_run_report(
         )
     )
     page = _page(f"cardsim · {shape.size}", run_headline(shape), sections)
+    path = folder / REPORT
+    atomic_write_bytes(path, page.encode())
+    return path
+
+
+def write_training_report(
+    folder: Path, command: str, settings: Sequence[tuple[str, str]], curve: pd.DataFrame, learn: str, title: str
+) -> Path:
+    """Write ``report.html`` into a training run's ``folder``: the command that makes (or resumes) the
+    run, its plan, the learning curve (as ``curve.csv`` holds it) and its plot. Returns its path."""
+    network = "policy.npz" if learn == "policy" else "value.npz"
+    sections = [
+        (
+            "Command",
+            f"<pre><code>{_escape(command)}</code></pre>"
+            '<p class="note">Run again, it resumes from the last checkpoint (or shows the finished run).</p>',
+        ),
+        ("Plan", _settings_list(settings)),
+        ("Learning curve", html_table(curve, training_columns(learn), "curve.csv")),
+        ("Plot", _figures(folder, [("curve.png", "The losses and the held-out measures, update by update.")])),
+        ("Files", _files_note(folder, ("plan.json", "curve.csv", network, "checkpoint.npz", "positions/"))),
+    ]
+    page = _page(f"cardsim train · {title}", f"A {learn} network trained on the compiled engine.", sections)
     path = folder / REPORT
     atomic_write_bytes(path, page.encode())
     return path

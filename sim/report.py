@@ -457,6 +457,45 @@ def timing_columns() -> list[Column]:
     ]
 
 
+def _points(value: float) -> str:
+    return fixed(value, 2)
+
+
+def _signed_points(value: float) -> str:
+    return fixed(value, 2, signed=True)
+
+
+def training_columns(learn: str) -> list[Column]:
+    """The columns of a training run's learning curve (``curve.csv``): a policy's or a value's."""
+    common = [
+        Column("updates", ("update",), whole, "Adam steps made when it was measured"),
+        Column("training loss", ("loss",), fixed, "the loss of that step's minibatch"),
+        Column("held-out loss", ("held_out_loss",), fixed, "the loss on the held-out positions (10%, the last)"),
+    ]
+    if learn == "value":
+        return common + [
+            Column(
+                "held-out error",
+                ("held_out_error",),
+                lambda value: fixed(value, 2),
+                "its root mean squared error, in points",
+            ),
+            Column("explained", ("explained",), percent, "the share of the held-out targets' variance it explains"),
+        ]
+    return common + [
+        Column("agreement", ("agreement",), percent, "held-out positions where its best legal action is the teacher's"),
+        Column("win rate", ("win_rate",), percent, "held-out deals it scored best in, playing greedily in seat 0"),
+        Column("mean reward", ("mean_reward",), _signed_points, "its mean reward there"),
+        Column("teacher's win rate", ("teacher_win_rate",), percent, "the teacher's, in its place on those deals"),
+        Column(
+            "teacher's reward",
+            ("teacher_mean_reward",),
+            lambda value: fixed(value, 2, signed=True),
+            "and its mean reward",
+        ),
+    ]
+
+
 def rating_columns(shape: LeagueShape) -> list[Column]:
     unit = shape.unit + "s"
     return [

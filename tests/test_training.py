@@ -37,7 +37,7 @@ def test_a_tiny_run_learns_and_writes_a_policy_the_registry_seats(finished: tupl
     assert [row["update"] for row in curve] == [40, 80, 120]
     assert curve[-1]["held_out_loss"] < curve[0]["held_out_loss"]
     assert curve[-1]["agreement"] > 0.5  # the heuristic's choices, learned well beyond chance
-    for name in (PLAN.network_file, supervised.CURVE_CSV, supervised.CURVE_PNG, checkpoint.LATEST):
+    for name in (PLAN.network_file, supervised.CURVE_CSV, supervised.CURVE_PNG, checkpoint.LATEST, "report.html"):
         assert (folder / name).is_file()
     game = games.load("straights")
     seats = [strategies.get("straights", f"policy:path={folder / PLAN.network_file}")]
@@ -232,3 +232,26 @@ def test_labels_need_a_value_run_and_a_lookahead(tmp_path: Path) -> None:
         supervised.train(replace(PLAN, labels="mc"), tmp_path / "policy", progress=False)
     with pytest.raises(supervised.CannotLabel, match="takes a lookahead"):
         supervised.train(replace(VALUE_PLAN, labels="heuristic"), tmp_path / "value", progress=False)
+
+
+@pytest.mark.parametrize("plan", [PLAN, VALUE_PLAN, replace(VALUE_PLAN, labels="mc:samples=8", hidden=())])
+def test_the_report_names_the_command_that_makes_the_run(plan: supervised.Plan, tmp_path: Path) -> None:
+    """The command on a run's page, parsed as ``cardsim train`` parses it, is the run's plan."""
+    import shlex
+
+    from sim.cli import argument_parser
+
+    command = supervised.command_of(plan, tmp_path)
+    args = argument_parser().parse_args(shlex.split(command)[1:])
+    given = {
+        field: getattr(args, field) for field in plan.config() if field != "game" and getattr(args, field) is not None
+    }
+    assert supervised.Plan(args.game, **given) == plan and args.out == str(tmp_path)
+
+
+def test_a_runs_page_shows_its_curve(finished: tuple[Path, list[dict]]) -> None:
+    folder, curve = finished
+    page = (folder / "report.html").read_text()
+    assert supervised.command_of(PLAN, folder) in page.replace("&#x27;", "'")
+    assert 'data-csv="curve.csv"' in page and page.count("<tr>") == len(curve) + 1
+    assert f"{curve[-1]['agreement']:.1%}" in page

@@ -40,6 +40,7 @@ from __future__ import annotations
 import dataclasses
 import io
 import json
+import shlex
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -315,11 +316,11 @@ def teacher_played(plan: Plan, teacher: Any) -> tuple[float, float]:
 def keep(
     folder: Path, plan: Plan, task: Task, state: Any, step: int, sampler: np.random.Generator, curve: list[dict]
 ) -> None:
-    """Write the checkpoint, the learning curve (table and plot) and, when its held-out loss is the
-    lowest yet, the network's file: a network that has begun to overfit does not replace a better one."""
+    """Write the checkpoint, the learning curve (table, plot and report page) and, when its held-out
+    loss is the lowest yet, the network's file: a network that has begun to overfit does not replace a better one."""
     import pandas as pd
 
-    from sim import plots
+    from sim import page, plots
 
     checkpoint.save(folder, checkpoint.Saved(state, step, dict(sampler.bit_generator.state), curve), plan.config())
     if curve[-1]["held_out_loss"] <= min(row["held_out_loss"] for row in curve):  # the best so far is kept
@@ -328,10 +329,28 @@ def keep(
         save_network(folder / plan.network_file, plan.game, weights, biases)
     table = pd.DataFrame(curve)
     atomic_write_bytes(folder / CURVE_CSV, table.to_csv(index=False).encode())
-    title = (
-        f"{plan.game}: imitating {plan.teacher}" if plan.learn == "policy" else f"{plan.game}: {plan.teacher}'s value"
-    )
-    plots.draw_learning_curve(folder / CURVE_PNG, table, title)
+    what = f"imitating {plan.teacher}" if plan.learn == "policy" else f"the value of {plan.teacher}'s play"
+    plots.draw_learning_curve(folder / CURVE_PNG, table, f"{plan.game}: {what}")
+    settings = [(name.replace("_", " "), _flag_value(value)) for name, value in dataclasses.asdict(plan).items()]
+    page.write_training_report(folder, command_of(plan, folder), settings, table, plan.learn, f"{plan.game}: {what}")
+
+
+def command_of(plan: Plan, folder: Path) -> str:
+    """The ``cardsim train`` command of ``plan`` writing into ``folder``: its settings that are not the defaults."""
+    defaults = Plan(plan.game)
+    words = ["cardsim", "train", "--game", plan.game]
+    for field in dataclasses.fields(Plan):
+        value = getattr(plan, field.name)
+        if field.name != "game" and value != getattr(defaults, field.name):
+            words += ["--" + field.name.replace("_", "-"), _flag_value(value)]
+    return " ".join(shlex.quote(word) for word in [*words, "--out", str(folder)])
+
+
+def _flag_value(value: Any) -> str:
+    """A plan's setting as the command line writes it: hidden widths as W,W (0: none)."""
+    if isinstance(value, tuple):
+        return ",".join(str(width) for width in value) or "0"
+    return str(value)
 
 
 def _lineup(plan: Plan, seats: int) -> list[str | None]:
