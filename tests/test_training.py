@@ -167,9 +167,10 @@ def test_a_value_run_without_a_finished_episode_says_so(tmp_path: Path) -> None:
         supervised.train(replace(VALUE_PLAN, positions=1000), tmp_path, progress=False)
 
 
-def test_mc_reads_a_value_as_its_leaves_on_both_engines_alike(value_run, tmp_path: Path) -> None:
+@pytest.mark.parametrize("lookahead", ["mc:samples=4", "search:samples=4,oversample=2,leaf_turns=2"])
+def test_lookaheads_read_a_value_as_their_leaves_on_both_engines_alike(lookahead: str, value_run) -> None:
     folder, _ = value_run
-    spec = f"mc:samples=4,leaves={folder / VALUE_PLAN.network_file}"
+    spec = f"{lookahead},leaves={folder / VALUE_PLAN.network_file}"
     game = games.load("straights")
     deals, rounds = game.deals(9, 0, 3), np.arange(3)
     played = {
@@ -177,6 +178,24 @@ def test_mc_reads_a_value_as_its_leaves_on_both_engines_alike(value_run, tmp_pat
         for engine in ("reference", "fast")
     }
     np.testing.assert_array_equal(played["reference"], played["fast"])
+
+
+def test_leaves_never_reached_play_as_mc_does(value_run) -> None:
+    folder, _ = value_run
+    game = games.load("straights")
+    deals, rounds = game.deals(10, 0, 20), np.arange(20)
+    heuristic = strategies.get("straights", "heuristic")
+    points = [
+        game.play_rounds["fast"](deals, [strategies.get("straights", spec), heuristic, heuristic, heuristic], rounds)
+        for spec in ("mc:samples=8", f"mc:samples=8,leaves={folder / VALUE_PLAN.network_file},leaf_turns=13")
+    ]
+    np.testing.assert_array_equal(points[0].points, points[1].points)
+
+
+def test_bad_leaves_are_refused_in_one_line(value_run, tmp_path: Path) -> None:
+    folder, _ = value_run
+    spec = f"mc:samples=4,leaves={folder / VALUE_PLAN.network_file}"
+    game = games.load("straights")
     with pytest.raises(strategies.StrategyError, match="objective must be margin"):
         strategies.get("straights", spec + ",objective=points")
     save_network(tmp_path / "p.npz", "straights", [np.zeros((game.observation_size, 52))], [np.zeros(52)])

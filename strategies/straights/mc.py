@@ -73,7 +73,7 @@ from strategies.montecarlo import (
     fill_slots,
     most_constrained_first,
 )
-from strategies.policy import MAX_POLICY_BYTES, SavedValue, load_value
+from strategies.policy import MAX_POLICY_BYTES, load_value
 
 SEATS = rules.NUM_PLAYERS
 HAND = rules.HAND_SIZE
@@ -85,7 +85,7 @@ OBJECTIVES = ("margin", "points", "game")
 MAX_SAMPLES = 100_000  # worlds per decision; far past where more stop changing the choice
 # The game objective's model of the rounds still to come: a seat's points per round in heuristic
 # self-play (docs/straights-strategies.md) and a fixed scale for turning win chances into integers.
-LEAF_SCALE = 1024  # a learned leaf's margin in 1/1024 points: integer values, as the lookahead sums them
+LEAF_SCALE = 1024  # values in 1/1024ths with learned leaves: integers, as the lookahead sums them
 ROUND_POINTS_MEAN = 12.0
 ROUND_POINTS_SD = 14.5
 WIN_CHANCE_SCALE = 1 << 20
@@ -261,6 +261,8 @@ class StraightsLookahead(MonteCarlo):
         self.policy = strategies.get("straights", rollout)
         self.objective = objective
         self.leaves = load_value("straights", leaves, leaves_sha256) if leaves else None
+        if self.leaves is not None:  # a leaf's value is not a whole number of points
+            self.value_scale = LEAF_SCALE
 
     @abstractmethod
     def worlds(self, observation: Observation) -> Worlds:
@@ -274,8 +276,7 @@ class StraightsLookahead(MonteCarlo):
         in points: the mean of the others' points less its own), what ``cardsim train --labels`` learns."""
         if self.objective != "margin":
             raise StrategyError(f"a lookahead labels margins with objective=margin, not {self.objective!r}")
-        unit = LEAF_SCALE if self.leaves is not None else SEATS - 1  # rollouts' margins are 3 times the mean's
-        return self.position_values(observation) / unit
+        return self.position_values(observation) / (SEATS - 1)  # rollouts' margins are 3 times the mean's
 
     def policy_candidate(self, observation: Observation, deciding: np.ndarray) -> np.ndarray:
         deciders = take_rows(observation, deciding)
@@ -300,7 +301,7 @@ class StraightsLookahead(MonteCarlo):
         # rollout policy play on: on the compiled engine, one kernel call when the policy is compiled.
         scripts[np.arange(len(decision)), step] = candidate
         if self.leaves is not None:
-            return self.valued_at_leaves(self.leaves, deals, scripts, step, seat, scores, round_ids)
+            return self.valued_at_leaves(deals, scripts, step, seat, scores, round_ids)
         # Imported here: the programs that seat mc load this module, and need the engine's kernels only
         # once a rollout runs (loading them takes a quarter of a second).
         from sim.straights import fast
@@ -317,7 +318,6 @@ class StraightsLookahead(MonteCarlo):
 
     def valued_at_leaves(
         self,
-        leaves: SavedValue,
         deals: np.ndarray,
         scripts: np.ndarray,
         step: np.ndarray,
@@ -325,9 +325,10 @@ class StraightsLookahead(MonteCarlo):
         scores: np.ndarray,
         round_ids: np.ndarray,
     ) -> np.ndarray:
-        """(n,) int64 each rollout's margin in ``LEAF_SCALE``-ths of a point: played from its script by
-        the rollout policy until ``seat`` is to move again, then the margin of the points so far plus
-        ``leaves``' value of the margin to come; a round that ends first, its margin."""
+        """(n,) int64 each rollout's margin (as the ``margin`` objective counts it, in ``value_scale``
+        units): played from its script by the rollout policy until ``seat`` is to move again, then the
+        margin of the points so far plus the learned value of the margin to come; a round that ends
+        first, its margin."""
         from sim import lockstep
         from sim.straights import fast
         from sim.vecenv import Learner
@@ -357,9 +358,9 @@ class StraightsLookahead(MonteCarlo):
             points = tables.scored(every)  # at a leaf so far, else the round's
             margin = (points.sum(axis=1) - SEATS * points[:, decider]) / (SEATS - 1)
             leaf = np.concatenate(at_leaf)
-            if leaf.size:
-                margin[leaf] += leaves.values(tables.encoded(leaf)[0])
-            values[mine] = np.rint(margin * LEAF_SCALE)
+            if leaf.size and self.leaves is not None:
+                margin[leaf] += self.leaves.values(tables.encoded(leaf)[0])
+            values[mine] = np.rint(margin * (SEATS - 1) * self.value_scale)
         return values
 
 

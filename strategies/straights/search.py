@@ -28,7 +28,7 @@ import numpy as np
 from sim.cards import NUM_CARDS
 from sim.straights import rules
 from sim.straights.observation import Observation, take_rows
-from strategies import SEED_MAX, Between, NestedSpec, OneOf, register
+from strategies import SEED_MAX, Between, DigestOf, NestedSpec, OneOf, register
 from strategies.montecarlo import (
     Rollouts,
     card_bits,
@@ -37,6 +37,7 @@ from strategies.montecarlo import (
     likeliest_worlds,
     weighted_worlds,
 )
+from strategies.policy import MAX_POLICY_BYTES
 from strategies.straights.mc import (
     MAX_SAMPLES,
     SEATS,
@@ -104,8 +105,11 @@ class SolverSearch(MonteCarloLookahead):
         endgame: Annotated[int, Between(0, MAX_ENDGAME)] = 12,
         rule: Annotated[str, OneOf(tuple(RULE_NAMES))] = "paranoid",
         moves: Annotated[int, Between(0, MAX_MOVES)] = 0,
+        leaves: str = "",
+        leaves_sha256: Annotated[str, DigestOf("leaves", MAX_POLICY_BYTES, "value file")] = "",
+        leaf_turns: Annotated[int, Between(1, HAND)] = 1,
     ) -> None:
-        super().__init__(samples, rollout, seed, "margin", confidence)
+        super().__init__(samples, rollout, seed, "margin", confidence, leaves, leaves_sha256, leaf_turns)
         self.oversample = oversample
         self.softness = softness
         self.moves = moves
@@ -198,17 +202,38 @@ class SolverSearch(MonteCarloLookahead):
         step = deciders.step.astype(np.int64)[decision]
         seat = deciders.seat.astype(np.int64)[decision]
         scripts[np.arange(len(decision)), step] = deciders.hand[decision, rollouts.candidate]
-        # Each rollout replays its world's script, plays the candidate and lets the policy play on to
-        # the endgame (or to the end, with no endgame), which the solver then plays out exactly.
+        scores, round_ids = deciders.scores[decision], deciders.round_id[decision]
+        # With learned leaves, decisions before the endgame are valued at them (see mc), the others solved.
+        learned = np.zeros(len(decision), dtype=bool) if self.leaves is None else NUM_CARDS - step > self.endgame
+        values = np.empty(len(decision), dtype=np.int64)
+        for rows in (learned, ~learned):
+            if rows.any():
+                value_of = self.valued_at_leaves if rows is learned else self.solved
+                values[rows] = value_of(
+                    deals[rows], scripts[rows], step[rows], seat[rows], scores[rows], round_ids[rows]
+                )
+        return values
+
+    def solved(
+        self,
+        deals: np.ndarray,
+        scripts: np.ndarray,
+        step: np.ndarray,
+        seat: np.ndarray,
+        scores: np.ndarray,
+        round_ids: np.ndarray,
+    ) -> np.ndarray:
+        """(n,) each rollout's margin (in ``value_scale`` units): its world's script replayed, its
+        candidate (the script's last action) played and the rollout policy playing on to the endgame
+        (or to the end, with no endgame), which the solver then plays out exactly."""
         traced = _engine().play_rounds(
-            deals, [self.policy] * SEATS, deciders.round_id[decision], deciders.scores[decision], trace=True,
-            script=scripts, script_length=step + 1,
-        )  # fmt: skip
+            deals, [self.policy] * SEATS, round_ids, scores, trace=True, script=scripts, script_length=step + 1
+        )
         solve_from = np.maximum(step + 1, NUM_CARDS - self.endgame)
         hands, table, points, mover = state_at(deals, traced.actions, traced.discarded, solve_from)
         if self.endgame:
             points = points + self.solved_points(hands, table, mover)
-        return margin(points, seat)
+        return margin(points, seat) * self.value_scale
 
     def solved_points(self, hands: np.ndarray, table: np.ndarray, mover: np.ndarray) -> np.ndarray:
         """(n, 4) the points each seat still loses from each position when the solver plays it out:
