@@ -62,6 +62,19 @@ bench: $(INSTALLED)
 	$(BIN)/python -m benchmarks.tournaments
 	$(BIN)/python -m benchmarks.vecenv
 
+# The value network Straights ships (strategies/straights/value.npz, which mc:leaves= and search:leaves= read;
+# docs/training.md): positions of heuristic play labelled by mc, about 20 minutes on a quiet 2-core machine.
+INSTALLED_TRAIN := $(VENV)/.installed-train
+$(INSTALLED_TRAIN): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[train]'
+	touch $(INSTALLED) $(INSTALLED_TRAIN)
+
+.PHONY: weights
+weights: $(INSTALLED_TRAIN)
+	$(BIN)/cardsim train --game straights --learn value --labels mc --explore 0.15 --positions 3000000 \
+	  --updates 20000 --batch 1024 --hidden 384,384 --evaluate-every 1000 --out results/value-straights
+	cp results/value-straights/value.npz strategies/straights/value.npz
+
 $(INSTALLED_NOTEBOOKS): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[notebooks]'
 	touch $(INSTALLED) $(INSTALLED_NOTEBOOKS)

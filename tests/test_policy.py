@@ -4,6 +4,7 @@ file refused in one line."""
 import hashlib
 import io
 import zipfile
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,7 +14,7 @@ import strategies
 from sim import games, tournament
 from sim.crosscheck import crosscheck
 from strategies import policy
-from strategies.policy import save_network
+from strategies.policy import load_value, save_network
 
 
 def random_policy(game_name: str, path, hidden: int | None = 16, seed: int = 0):
@@ -249,3 +250,17 @@ def test_a_retrained_policy_plays_another_tournament_run(tmp_path):
     before = tournament.Plan(game="straights", players=players, rounds=10, seed=1).run_id
     random_policy("straights", path, seed=2)
     assert tournament.Plan(game="straights", players=players, rounds=10, seed=1).run_id != before
+
+
+def test_the_shipped_straights_value_is_a_value_that_mc_reads_as_leaves():
+    """strategies/straights/value.npz (make weights) loads as a Straights value network, and mc and
+    search seat it: legal play on both engines alike."""
+    path = Path(strategies.__file__).parent / "straights" / "value.npz"
+    value = load_value("straights", str(path))
+    assert value.weights[-1].shape[1] == 1
+    game = games.load("straights")
+    deals, rounds = game.deals(12, 0, 2), np.arange(2)
+    for spec in (f"mc:samples=4,leaves={path},leaf_turns=2", f"search:samples=4,oversample=2,leaves={path}"):
+        lineup = [strategies.get("straights", spec)] + [strategies.get("straights", "heuristic")] * 3
+        played = [game.play_rounds[engine](deals, lineup, rounds).points for engine in ("reference", "fast")]
+        np.testing.assert_array_equal(played[0], played[1])
