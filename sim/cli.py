@@ -7,6 +7,11 @@ kept (status 130), and a reader that goes away (``cardsim strategies | head``) e
 
 from __future__ import annotations
 
+from sim import launch
+
+if __name__ == "__main__":  # python -m sim.cli (the console script goes through sim.launch)
+    launch.quiet_while_loading("cardsim")
+
 import argparse
 import dataclasses
 import sys
@@ -730,4 +735,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    launch.loaded()
     sys.exit(main())

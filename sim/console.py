@@ -19,11 +19,11 @@ from typing import TextIO, TypeVar
 from tqdm import tqdm
 
 from sim.api import StrategyFault
+from sim.launch import INTERRUPTED_STATUS
 from sim.numbers import NumberError, parse_float, parse_int
 
 T = TypeVar("T")
 
-INTERRUPTED_STATUS = 130  # 128 + SIGINT
 FAILED_STATUS = 1
 TICK_SECONDS = 1.0  # how often a progress bar is redrawn while nothing finishes
 SCALED_COUNTS_FROM = 1_000_000  # below this a bar shows exact counts ("72/200"), above it "1.20M/10.0M"

@@ -210,13 +210,33 @@ def test_ctrl_c_stops_the_workers_says_how_to_resume_and_the_run_resumes(tmp_pat
 
 
 def test_ctrl_c_in_a_match_says_nothing_is_kept():
-    # Two near-identical players: the test cannot decide within the few seconds this waits.
-    process = start_cardsim("match", "heuristic", "heuristic:gift=3.001", "--quiet", "--margin", "0.0001")
-    time.sleep(4)
+    # Two near-identical players: the test cannot decide within the seconds this waits. Interrupted
+    # once its progress shows (on a busy machine loading alone can take seconds; see the next test).
+    process = start_cardsim("match", "heuristic", "heuristic:gift=3.001", "--margin", "0.0001")
+    shown = _first_output(process.stderr, timeout=60)
+    time.sleep(1)
     os.killpg(process.pid, signal.SIGINT)
     _, err = process.communicate(timeout=60)
-    assert process.returncode == 130
-    assert err == "cardsim match: interrupted; a match keeps nothing, so it starts again from its first deal\n"
+    assert shown and process.returncode == 130
+    said = "cardsim match: interrupted; a match keeps nothing, so it starts again from its first deal\n"
+    assert err.endswith(said) and "Traceback" not in err
+
+
+def _first_output(stream, timeout: float) -> str:
+    """The first bytes a process writes to ``stream`` (a pipe), waiting at most ``timeout`` seconds."""
+    ready, _, _ = select.select([stream], [], [], timeout)
+    return os.read(stream.fileno(), 4096).decode() if ready else ""
+
+
+def test_ctrl_c_while_a_program_loads_is_one_line():
+    """Before a program's main runs (its imports: a second or more on a busy machine), Ctrl-C is one
+    line and status 130 too (``sim.launch``)."""
+    code = (
+        "import os, signal, time; from sim import launch; launch.quiet_while_loading('cardsim'); "
+        "os.kill(os.getpid(), signal.SIGINT); time.sleep(30)"
+    )
+    run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert (run.returncode, run.stdout, run.stderr) == (130, "", "cardsim: interrupted\n")
 
 
 def test_a_huge_tournament_shows_its_progress_at_once(tmp_path):

@@ -1,5 +1,5 @@
 import sys
 
-from sim.euchre.cli import main
+from sim.launch import euchre
 
-sys.exit(main())
+sys.exit(euchre())

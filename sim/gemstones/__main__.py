@@ -1,5 +1,5 @@
 import sys
 
-from sim.gemstones.cli import main
+from sim.launch import gemstones
 
-sys.exit(main())
+sys.exit(gemstones())

@@ -1,5 +1,5 @@
 import sys
 
-from sim.ginrummy.cli import main
+from sim.launch import ginrummy
 
-sys.exit(main())
+sys.exit(ginrummy())

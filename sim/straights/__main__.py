@@ -1,5 +1,5 @@
 import sys
 
-from sim.straights.cli import main
+from sim.launch import straights
 
-sys.exit(main())
+sys.exit(straights())
