@@ -134,6 +134,52 @@ def best_candidates(
     return np.where(significant, best, preferred)
 
 
+def leaf_margins(
+    make_tables: Callable[[list[Strategy]], Any],
+    count: int,
+    decider: int,
+    lineup: Sequence[Strategy],
+    leaf_turns: int,
+    leaves: Any,
+    lower_is_better: bool,
+) -> np.ndarray:
+    """(n,) float64 ``decider``'s margin (its points, negated where fewer win, less the mean of the
+    other seats') in each of the ``count`` rounds of ``make_tables(seats)`` (``sim.vecenv.Tables``
+    of rollouts at their decision) played on by ``lineup`` until ``decider`` has been to move
+    ``leaf_turns`` times: the margin scored so far plus ``leaves``' value (a ``SavedValue``) of the
+    margin to come, as ``decider`` sees the position; a round that ends first, its margin.
+
+    Learned leaves: a rollout cut short and valued by a network rather than played to its end."""
+    from sim import lockstep
+    from sim.vecenv import Learner
+
+    seats: list[Strategy] = list(lineup)
+    seats[decider] = Learner()  # the tables pause whenever it is to move
+    tables = make_tables(seats)
+    every = np.arange(count)
+    rows, at_leaf, turns = every, [], np.zeros(len(every), dtype=np.int64)
+    while rows.size:
+        paused = tables.advance(rows)
+        mover = tables.mover(paused)
+        ours = mover == decider
+        turns[paused[ours]] += 1
+        leaf_now = ours & (turns[paused] == leaf_turns)
+        at_leaf.append(paused[leaf_now])
+        rows, mover = paused[~leaf_now], mover[~leaf_now]
+        for seat in np.unique(mover):  # a seat played in numpy (or ours, before its last turn) is asked here
+            asked = rows[mover == seat]
+            observation = tables.observe(asked)
+            chosen = lockstep.choose_checked(lineup[int(seat)], observation, observation.legal_mask, None, int(seat))
+            tables.take(asked, chosen)
+    points = tables.scored(every).astype(np.float64)  # at a leaf so far, else the round's
+    signed = -points if lower_is_better else points
+    margin = signed[:, decider] - (signed.sum(axis=1) - signed[:, decider]) / (len(lineup) - 1)
+    leaf = np.concatenate(at_leaf)
+    if leaf.size:
+        margin[leaf] += leaves.values(tables.encoded(leaf)[0])
+    return margin
+
+
 class MonteCarlo(ABC):
     """The lookahead loop; a game says what the candidates are and how to play them out."""
 

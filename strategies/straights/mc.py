@@ -71,6 +71,7 @@ from strategies.montecarlo import (
     decision_rng,
     draw_slot_cards,
     fill_slots,
+    leaf_margins,
     most_constrained_first,
 )
 from strategies.policy import MAX_POLICY_BYTES, load_value
@@ -329,38 +330,19 @@ class StraightsLookahead(MonteCarlo):
         units): played from its script by the rollout policy until ``seat`` is to move again, then the
         margin of the points so far plus the learned value of the margin to come; a round that ends
         first, its margin."""
-        from sim import lockstep
         from sim.straights import fast
-        from sim.vecenv import Learner
 
         values = np.empty(len(deals), dtype=np.int64)
-        for decider in range(SEATS):
+        for decider in np.unique(seat):
             mine = np.flatnonzero(seat == decider)
-            if not mine.size:
-                continue
-            lineup: list = [self.policy] * SEATS
-            lineup[decider] = Learner()  # played here: its tables pause when it is to move
-            tables = fast.Tables(lineup, deals[mine], round_ids[mine], scores[mine], scripts[mine], step[mine] + 1)
-            every = np.arange(len(mine))
-            rows, at_leaf, turns = every, [], np.zeros(len(mine), dtype=np.int64)
-            while rows.size:  # a rollout policy played in numpy pauses the tables too: it is asked here
-                paused = tables.advance(rows)
-                mover = tables.mover(paused)
-                ours = mover == decider
-                turns[paused[ours]] += 1
-                leaves_now = ours & (turns[paused] == self.leaf_turns)
-                at_leaf.append(paused[leaves_now])
-                rows, mover = paused[~leaves_now], mover[~leaves_now]
-                if rows.size:
-                    observation = tables.observe(rows)
-                    chosen = lockstep.choose_checked(self.policy, observation, observation.legal_mask, None, mover)
-                    tables.take(rows, chosen)
-            points = tables.scored(every)  # at a leaf so far, else the round's
-            margin = (points.sum(axis=1) - SEATS * points[:, decider]) / (SEATS - 1)
-            leaf = np.concatenate(at_leaf)
-            if leaf.size and self.leaves is not None:
-                margin[leaf] += self.leaves.values(tables.encoded(leaf)[0])
-            values[mine] = np.rint(margin * (SEATS - 1) * self.value_scale)
+
+            def tables(seated: list, rows: np.ndarray = mine) -> fast.Tables:
+                return fast.Tables(seated, deals[rows], round_ids[rows], scores[rows], scripts[rows], step[rows] + 1)
+
+            margins = leaf_margins(
+                tables, len(mine), int(decider), [self.policy] * SEATS, self.leaf_turns, self.leaves, True
+            )
+            values[mine] = np.rint(margins * (SEATS - 1) * self.value_scale)
         return values
 
 
