@@ -134,6 +134,11 @@ def best_candidates(
     return np.where(significant, best, preferred)
 
 
+LEAF_SCALE = 1024
+"""With learned leaves a lookahead's values are in 1/1024ths (``value_scale``): a leaf's value is no
+whole number of points, and values stay integers, as the lookahead sums them."""
+
+
 def leaf_margins(
     make_tables: Callable[[list[Strategy]], Any],
     count: int,
@@ -171,10 +176,13 @@ def leaf_margins(
             observation = tables.observe(asked)
             chosen = lockstep.choose_checked(lineup[int(seat)], observation, observation.legal_mask, None, int(seat))
             tables.take(asked, chosen)
-    points = tables.scored(every).astype(np.float64)  # at a leaf so far, else the round's
+    leaf = np.concatenate(at_leaf)
+    ended = np.setdiff1d(every, leaf, assume_unique=True)
+    points = np.zeros((count, len(lineup)))
+    points[ended] = tables.points(ended)
+    points[leaf] = tables.scored(leaf)  # what is scored so far
     signed = -points if lower_is_better else points
     margin = signed[:, decider] - (signed.sum(axis=1) - signed[:, decider]) / (len(lineup) - 1)
-    leaf = np.concatenate(at_leaf)
     if leaf.size:
         margin[leaf] += leaves.values(tables.encoded(leaf)[0])
     return margin

@@ -274,3 +274,30 @@ def test_a_runs_page_shows_its_curve(finished: tuple[Path, list[dict]]) -> None:
     assert supervised.command_of(PLAN, folder) in page.replace("&#x27;", "'")
     assert 'data-csv="curve.csv"' in page and page.count("<tr>") == len(curve) + 1
     assert f"{curve[-1]['agreement']:.1%}" in page
+
+
+def test_euchre_mc_reads_a_value_as_its_leaves(tmp_path: Path) -> None:
+    """Euchre's mc takes learned leaves too: alike on both engines, and mc itself when never reached."""
+    plan = supervised.Plan(
+        "euchre",
+        learn="value",
+        positions=4000,
+        envs=200,
+        hidden=(16,),
+        updates=40,
+        evaluate_every=40,
+        held_out_rounds=50,
+    )
+    supervised.train(plan, tmp_path, progress=False)
+    leaves = tmp_path / plan.network_file
+    game = games.load("euchre")
+    deals, rounds = game.deals(13, 0, 6), np.arange(6)
+    heuristic = strategies.get("euchre", "heuristic")
+
+    def points(spec: str, engine: str = "fast") -> np.ndarray:
+        player = strategies.get("euchre", spec)
+        return game.play_rounds[engine](deals, [player, heuristic, player, heuristic], rounds).points
+
+    learned = f"mc:samples=8,leaves={leaves}"
+    np.testing.assert_array_equal(points(learned, "reference"), points(learned))
+    np.testing.assert_array_equal(points(learned + ",leaf_turns=8"), points("mc:samples=8"))

@@ -441,9 +441,19 @@ class Tables(lockstep.BlockTables):
     the engine of the batched environments (``sim.vecenv``, whose ``Tables`` protocol this is). A
     learner's seat is one whose strategy has no compiled policy and is never asked here."""
 
-    def __init__(self, strategies: Sequence[Strategy], deals: np.ndarray, round_ids: np.ndarray) -> None:
+    def __init__(
+        self,
+        strategies: Sequence[Strategy],
+        deals: np.ndarray,
+        round_ids: np.ndarray,
+        scores: np.ndarray | None = None,
+        script: np.ndarray | None = None,
+        script_length: np.ndarray | None = None,
+    ) -> None:
+        """``scores``, ``script`` and ``script_length`` as ``play_rounds`` takes them (default: none):
+        the tables go on from the position each round's script reaches."""
         # A copy of the round ids: restarted rows write theirs over it.
-        blocks = _blocks(deals, strategies, np.array(round_ids, dtype=np.int64), None, None, None)
+        blocks = _blocks(deals, strategies, np.array(round_ids, dtype=np.int64), scores, script, script_length)
         seats = lockstep.CompiledSeats(strategies, POLICY, _never_called, policies.BUILT_IN)
         super().__init__(_Block(*blocks.parts()), seats)
 

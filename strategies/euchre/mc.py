@@ -51,7 +51,7 @@ from __future__ import annotations
 from abc import abstractmethod
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Annotated
+from typing import Annotated, Any
 
 import numpy as np
 
@@ -71,9 +71,10 @@ from sim.euchre.observation import (
     Observation,
     Phase,
 )
-from strategies import SEED_MAX, Between, NestedSpec, Strategy, register
+from strategies import SEED_MAX, Between, DigestOf, NestedSpec, Strategy, register
 from strategies.montecarlo import (
     CARD_IDS,
+    LEAF_SCALE,
     NOT_YET,
     ActionTruth,
     Cheater,
@@ -82,9 +83,11 @@ from strategies.montecarlo import (
     card_bits,
     decision_rng,
     draw_slot_cards,
+    leaf_margins,
     likeliest_worlds,
     most_constrained_first,
 )
+from strategies.policy import MAX_POLICY_BYTES, load_value
 
 SEATS = rules.NUM_PLAYERS
 HAND = rules.HAND_SIZE
@@ -101,6 +104,10 @@ UPCARD_OWNER, UNDEALT_OWNER, NOT_IN_PACK = SEATS, SEATS + 1, SEATS + 2
 SLOT_OWNER_DISCARD = -1  # a slot column's owner before it is known which seat deals: the dealer
 MAX_SAMPLES = 100_000
 MAX_OVERSAMPLE = 1_000
+MAX_LEAF_TURNS = 3 + rules.TRICKS_PER_HAND  # a seat's turns in a hand: two bids, a dealer's discard, a card a trick
+# A seat's margin (its team's points less the mean of the three other seats') is two thirds of the
+# difference between the teams' points, which the lookahead values.
+TEAM_DIFFERENCE_PER_MARGIN = 1.5
 # A mismatch of the other partnership outweighs all of the partner's bids (a seat bids once a round).
 OTHER_SIDE_MISMATCH = BIDS // SEATS + 1
 TEAM_ROLLOUT = "heuristic:threshold=6"  # the lookahead's own later decisions: bolder bids than heuristic's
@@ -375,9 +382,15 @@ def policy_mismatches(
 class EuchreLookahead(SlotLookahead):
     """The Euchre side of the lookahead; subclasses say which worlds to play in."""
 
-    def __init__(self, rollout: str, team_rollout: str) -> None:
+    leaf_turns = 1
+    """With learned leaves: the turns of the deciding seat a rollout reaches before it is valued."""
+
+    def __init__(self, rollout: str, team_rollout: str, leaves: str = "", leaves_sha256: str = "") -> None:
         self.policy = strategies.get("euchre", rollout)
         self.team_policy = self.policy if team_rollout == rollout else strategies.get("euchre", team_rollout)
+        self.leaves = load_value("euchre", leaves, leaves_sha256) if leaves else None
+        if self.leaves is not None:
+            self.value_scale = LEAF_SCALE
 
     @abstractmethod
     def worlds(self, observation: Observation) -> Worlds:
@@ -403,6 +416,8 @@ class EuchreLookahead(SlotLookahead):
         # policies play on: on the compiled engine, one kernel call per partnership when they are compiled.
         scripts[np.arange(len(decision)), step] = rollouts.candidate
         hand_ids = SEATS * np.arange(len(decision), dtype=np.int64) + dealer
+        if self.leaves is not None:
+            return self.valued_at_leaves(deals, scripts, step, seat, scores, hand_ids)
         points = np.empty((len(decision), SEATS), dtype=np.int64)
         fast = fast_engine()
         for rows, lineup in lineups(seat, self.policy, self.team_policy):
@@ -410,6 +425,36 @@ class EuchreLookahead(SlotLookahead):
                 deals[rows], lineup, hand_ids[rows], scores[rows], script=scripts[rows], script_length=step[rows] + 1
             ).points
         return self.values(seat, dealer, scores, points)
+
+    def valued_at_leaves(
+        self,
+        deals: np.ndarray,
+        scripts: np.ndarray,
+        step: np.ndarray,
+        seat: np.ndarray,
+        scores: np.ndarray,
+        hand_ids: np.ndarray,
+    ) -> np.ndarray:
+        """(n,) int64 each rollout's value, our team's points minus theirs (in ``value_scale`` units),
+        from learned leaves (``strategies.montecarlo.leaf_margins``): its script played, then the
+        policies until ``seat`` has been to move ``leaf_turns`` times, valued there by the network."""
+        fast = fast_engine()
+        values = np.empty(len(deals), dtype=np.int64)
+        for decider in np.unique(seat):
+            mine = np.flatnonzero(seat == decider)
+            lineup = [self.team_policy if (s - decider) % 2 == 0 else self.policy for s in range(SEATS)]
+
+            def tables(seated: list, rows: np.ndarray = mine) -> Any:
+                return fast.Tables(seated, deals[rows], hand_ids[rows], scores[rows], scripts[rows], step[rows] + 1)
+
+            margins = leaf_margins(tables, len(mine), int(decider), lineup, self.leaf_turns, self.leaves, False)
+            values[mine] = np.rint(margins * TEAM_DIFFERENCE_PER_MARGIN * self.value_scale)
+        return values
+
+    def margins(self, observation: Observation) -> np.ndarray:
+        """(n,) float64 the margin each row's seat can expect by this lookahead (``position_values``
+        as a margin), what ``cardsim train --labels`` learns."""
+        return self.position_values(observation) / TEAM_DIFFERENCE_PER_MARGIN
 
     def values(self, seat: np.ndarray, dealer: np.ndarray, scores: np.ndarray, points: np.ndarray) -> np.ndarray:
         """(m,) the deciding seat's value of each rollout from the hand's points (m, 4) by seat, given
@@ -431,8 +476,12 @@ class MonteCarloLookahead(EuchreLookahead):
         seed: Annotated[int, Between(0, SEED_MAX)] = 0,
         confidence: Annotated[float, Between(0.0, 100.0)] = 1.5,
         oversample: Annotated[int, Between(1, MAX_OVERSAMPLE)] = 8,
+        leaves: str = "",
+        leaves_sha256: Annotated[str, DigestOf("leaves", MAX_POLICY_BYTES, "value file")] = "",
+        leaf_turns: Annotated[int, Between(1, MAX_LEAF_TURNS)] = 1,
     ) -> None:
-        super().__init__(rollout, team_rollout)
+        super().__init__(rollout, team_rollout, leaves, leaves_sha256)
+        self.leaf_turns = leaf_turns
         self.worlds_per_decision = samples
         self.seed = seed
         self.confidence = confidence

@@ -62,6 +62,7 @@ from sim.straights.observation import DISCARDED, Observation, positions_to_cards
 from strategies import SEED_MAX, Between, DigestOf, NestedSpec, OneOf, StrategyError, register
 from strategies.montecarlo import (
     CARD_IDS,
+    LEAF_SCALE,
     NOT_YET,
     ActionTruth,
     Cheater,
@@ -86,7 +87,6 @@ OBJECTIVES = ("margin", "points", "game")
 MAX_SAMPLES = 100_000  # worlds per decision; far past where more stop changing the choice
 # The game objective's model of the rounds still to come: a seat's points per round in heuristic
 # self-play (docs/straights-strategies.md) and a fixed scale for turning win chances into integers.
-LEAF_SCALE = 1024  # values in 1/1024ths with learned leaves: integers, as the lookahead sums them
 ROUND_POINTS_MEAN = 12.0
 ROUND_POINTS_SD = 14.5
 WIN_CHANCE_SCALE = 1 << 20
