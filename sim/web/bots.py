@@ -72,8 +72,10 @@ def cost(nodes: Sequence[SpecNode]) -> int:
 
 
 def file_settings(nodes: Sequence[SpecNode]) -> list[str]:
-    """The values of every setting that names a file (one a ``DigestOf`` setting vouches for)."""
-    return [str(node.settings[digest.setting]) for node in nodes for digest in node.registration.digests.values()]
+    """The values of every setting that names a file (one a ``DigestOf`` setting vouches for), where
+    one is named (an optional file, such as a lookahead's ``leaves``, may be left empty)."""
+    named = [str(node.settings[digest.setting]) for node in nodes for digest in node.registration.digests.values()]
+    return [path for path in named if path]
 
 
 class BotThreads:

@@ -159,6 +159,9 @@ def test_registry_lists_mc_and_marks_the_oracle_as_cheating():
         "seed": 0,
         "confidence": 1.5,
         "oversample": 8,
+        "leaves": "",
+        "leaves_sha256": "",
+        "leaf_turns": 1,
     }
     assert strategies.info("euchre", "best").name == "search"  # docs/search.md
     assert listed["oracle-mc"].cheating and listed["oracle-mc"].description.startswith("CHEATS:")

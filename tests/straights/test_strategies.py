@@ -284,6 +284,9 @@ def test_registry_lists_the_lookahead_strategies_with_descriptions_and_settings(
         "seed": 0,
         "objective": "margin",
         "confidence": 1.0,
+        "leaves": "",
+        "leaves_sha256": "",
+        "leaf_turns": 1,
     }
     assert listed["oracle-mc"].parameters == {"rollout": "heuristic", "objective": "margin"}
     built = strategies.get("straights", "mc:samples=8,objective=points,confidence=0")
