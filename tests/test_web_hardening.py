@@ -342,6 +342,24 @@ def test_policies_come_from_the_servers_folder_only(tmp_path: Path) -> None:
     assert missing_inside[0] == 400 and missing_inside != next(iter(answers))  # inside the folder: the file's own error
 
 
+def test_a_lookaheads_leaves_come_from_the_servers_folder_only(tmp_path: Path) -> None:
+    """A value file named as a lookahead's leaves is a file-based setting like a policy's path: refused
+    on a server with no policy folder (the same answer whether or not it exists), and outside its folder."""
+    shipped = Path(strategies.__file__).parent / "straights" / "value.npz"
+    folder = tmp_path / "policies"
+    folder.mkdir()
+
+    def answer(tables: Tables, path: Path) -> tuple[int, str]:
+        client = TestClient(create_app(tables), raise_server_exceptions=False)
+        spec = f"mc:samples=4,leaves={path}"
+        reply = client.post("/api/tables", json={"game": "straights", "vs": spec, "seed": 1})
+        return reply.status_code, reply.json().get("error", "")
+
+    assert answer(Tables(), shipped) == answer(Tables(), tmp_path / "nothing.npz")
+    assert answer(Tables(), shipped)[0] == 400 and "file-based" in answer(Tables(), shipped)[1]
+    assert answer(Tables(seating=Seating(folder)), shipped)[0] == 400
+
+
 def test_serve_refuses_a_policy_folder_that_is_not_one(tmp_path: Path) -> None:
     result = subprocess.run(
         [sys.executable, "-m", "sim.cli", "serve", "--port", "0", "--policies", str(tmp_path / "none")],
