@@ -35,6 +35,7 @@ It also holds what every game's sampler and oracle share:
 
 from __future__ import annotations
 
+import functools
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -140,6 +141,31 @@ whole number of points, and values stay integers, as the lookahead sums them."""
 
 
 def leaf_margins(
+    make_tables: Callable[[np.ndarray, list[Strategy]], Any],
+    seat: np.ndarray,
+    lineup_of: Callable[[int], list[Strategy]],
+    leaf_turns: int,
+    leaves: Any,
+    lower_is_better: bool,
+) -> np.ndarray:
+    """(n,) float64 each rollout's margin for its deciding ``seat`` (its points, negated where fewer
+    win, less the mean of the other seats'), the rollouts of a decider's rows played on by
+    ``make_tables(rows, seats)`` (``sim.vecenv.Tables`` at their decisions) with ``lineup_of(decider)``
+    until the decider has been to move ``leaf_turns`` times: the margin scored so far plus ``leaves``'
+    value (a ``SavedValue``) of the margin to come, as the decider sees the position; a round that
+    ends first, its margin.
+
+    Learned leaves: a rollout cut short and valued by a network rather than played to its end."""
+    margins = np.empty(len(seat))
+    for decider in np.unique(seat):
+        rows = np.flatnonzero(seat == decider)
+        lineup = lineup_of(int(decider))
+        tables = functools.partial(make_tables, rows)
+        margins[rows] = _margins_at_leaves(tables, len(rows), int(decider), lineup, leaf_turns, leaves, lower_is_better)
+    return margins
+
+
+def _margins_at_leaves(
     make_tables: Callable[[list[Strategy]], Any],
     count: int,
     decider: int,
@@ -148,13 +174,7 @@ def leaf_margins(
     leaves: Any,
     lower_is_better: bool,
 ) -> np.ndarray:
-    """(n,) float64 ``decider``'s margin (its points, negated where fewer win, less the mean of the
-    other seats') in each of the ``count`` rounds of ``make_tables(seats)`` (``sim.vecenv.Tables``
-    of rollouts at their decision) played on by ``lineup`` until ``decider`` has been to move
-    ``leaf_turns`` times: the margin scored so far plus ``leaves``' value (a ``SavedValue``) of the
-    margin to come, as ``decider`` sees the position; a round that ends first, its margin.
-
-    Learned leaves: a rollout cut short and valued by a network rather than played to its end."""
+    """``leaf_margins`` for ``count`` rollouts of one ``decider``."""
     from sim import lockstep
     from sim.vecenv import Learner
 

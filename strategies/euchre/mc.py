@@ -439,17 +439,15 @@ class EuchreLookahead(SlotLookahead):
         from learned leaves (``strategies.montecarlo.leaf_margins``): its script played, then the
         policies until ``seat`` has been to move ``leaf_turns`` times, valued there by the network."""
         fast = fast_engine()
-        values = np.empty(len(deals), dtype=np.int64)
-        for decider in np.unique(seat):
-            mine = np.flatnonzero(seat == decider)
-            lineup = [self.team_policy if (s - decider) % 2 == 0 else self.policy for s in range(SEATS)]
 
-            def tables(seated: list, rows: np.ndarray = mine) -> Any:
-                return fast.Tables(seated, deals[rows], hand_ids[rows], scores[rows], scripts[rows], step[rows] + 1)
+        def tables(rows: np.ndarray, seated: list) -> Any:
+            return fast.Tables(seated, deals[rows], hand_ids[rows], scores[rows], scripts[rows], step[rows] + 1)
 
-            margins = leaf_margins(tables, len(mine), int(decider), lineup, self.leaf_turns, self.leaves, False)
-            values[mine] = np.rint(margins * TEAM_DIFFERENCE_PER_MARGIN * self.value_scale)
-        return values
+        def lineup(decider: int) -> list[Strategy]:
+            return [self.team_policy if (s - decider) % 2 == 0 else self.policy for s in range(SEATS)]
+
+        margins = leaf_margins(tables, seat, lineup, self.leaf_turns, self.leaves, False)
+        return np.rint(margins * TEAM_DIFFERENCE_PER_MARGIN * self.value_scale).astype(np.int64)
 
     def margins(self, observation: Observation) -> np.ndarray:
         """(n,) float64 the margin each row's seat can expect by this lookahead (``position_values``

@@ -332,18 +332,12 @@ class StraightsLookahead(MonteCarlo):
         first, its margin."""
         from sim.straights import fast
 
-        values = np.empty(len(deals), dtype=np.int64)
-        for decider in np.unique(seat):
-            mine = np.flatnonzero(seat == decider)
+        def tables(rows: np.ndarray, seated: list) -> fast.Tables:
+            return fast.Tables(seated, deals[rows], round_ids[rows], scores[rows], scripts[rows], step[rows] + 1)
 
-            def tables(seated: list, rows: np.ndarray = mine) -> fast.Tables:
-                return fast.Tables(seated, deals[rows], round_ids[rows], scores[rows], scripts[rows], step[rows] + 1)
-
-            margins = leaf_margins(
-                tables, len(mine), int(decider), [self.policy] * SEATS, self.leaf_turns, self.leaves, True
-            )
-            values[mine] = np.rint(margins * (SEATS - 1) * self.value_scale)
-        return values
+        lineup = [self.policy] * SEATS
+        margins = leaf_margins(tables, seat, lambda decider: lineup, self.leaf_turns, self.leaves, True)
+        return np.rint(margins * (SEATS - 1) * self.value_scale).astype(np.int64)
 
 
 @register("straights", "mc", deterministic=True)
