@@ -453,6 +453,10 @@ def command_train(args: argparse.Namespace) -> int:
     plan = supervised.Plan(args.game, **given)
     strategies.get_fair(plan.game, plan.teacher, "training")  # bad specs fail before any work
     strategies.get_fair(plan.game, plan.opponents, "training")
+    try:
+        supervised.labelling_strategy(plan)
+    except supervised.CannotLabel as error:
+        raise UsageError(str(error)) from None
     out = Path(args.out or DEFAULT_RESULTS / f"train-{plan.game}-{plan.learn}-seed{plan.seed}")
     writable_folder(out)
     args.interrupted = f"interrupted; what was done is kept in {out}/: run the same command again to resume"

@@ -117,6 +117,9 @@ def test_cardsim_train_says_bad_input_in_one_line(tmp_path: Path) -> None:
         (["--teacher", "nope"], "unknown straights strategy 'nope'"),
         (["--positions", "9" * 5000], "invalid number"),
         (["--out", str(tmp_path)], "holds a run of another plan"),
+        (["--labels", "mc", "--out", str(tmp_path / "labels")], "add --learn value"),
+        (["--learn", "value", "--labels", "heuristic", "--out", str(tmp_path / "labels")], "takes a lookahead"),
+        (["--learn", "value", "--explore", "2"], "out of range"),
     ]:
         run = subprocess.run(
             [sys.executable, "-m", "sim.cli", "train", *arguments], capture_output=True, text=True, timeout=120
@@ -124,6 +127,7 @@ def test_cardsim_train_says_bad_input_in_one_line(tmp_path: Path) -> None:
         assert run.returncode == 2, run.stderr
         lines = [line for line in run.stderr.splitlines() if not line.startswith(("usage:", " "))]
         assert run.stdout == "" and len(lines) == 1 and said in lines[0] and "Traceback" not in run.stderr, run.stderr
+    assert not (tmp_path / "labels").exists()  # refused before any folder is claimed
 
 
 VALUE_PLAN = replace(PLAN, learn="value", positions=30000, envs=200, updates=300, evaluate_every=100)

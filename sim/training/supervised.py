@@ -144,9 +144,9 @@ def train(plan: Plan, folder: Path, progress: bool = True, warn: Callable[[str],
     """Run ``plan`` in ``folder`` (resuming what is there); returns the learning curve's rows."""
     game = games.load(plan.game)
     teacher = strategy_registry.get_fair(plan.game, plan.teacher, "training")
+    labeller = labelling_strategy(plan)  # a bad one refused before the folder is claimed
     folder.mkdir(parents=True, exist_ok=True)
     _claim(folder, plan)
-    labeller = labelling_strategy(plan)
     task = task_of(plan, collect(plan, teacher, folder / "positions", progress, labeller))
     params = network.initial(jax.random.PRNGKey(plan.seed), [game.observation_size, *plan.hidden, task.outputs])
     optimizer = optax.adam(plan.learning_rate)
