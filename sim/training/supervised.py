@@ -134,7 +134,10 @@ class Task:
 
     outputs: int
     loss: Callable[..., jax.Array]
-    fitted: tuple[jax.Array, ...]
+    arrays: tuple[np.ndarray, ...]
+    """The loss's rows over every position (numpy: a minibatch is taken from them, never a copy of all)."""
+    fitted: np.ndarray
+    """The numbers of the rows fitted to."""
     checked: tuple[jax.Array, ...]
     scale: float = 1.0
     """Value targets are divided by it while fitting (their spread); the written network multiplies it back."""
@@ -162,8 +165,8 @@ def train(plan: Plan, folder: Path, progress: bool = True, warn: Callable[[str],
     bar = progress_bar(plan.updates, "updates", f"training {plan.game}'s {plan.learn}", progress, initial=step)
     try:
         while step < plan.updates:
-            rows = sampler.integers(0, len(task.fitted[0]), plan.batch)
-            state, loss = update(state, *(part[rows] for part in task.fitted))
+            rows = task.fitted[sampler.integers(0, len(task.fitted), plan.batch)]
+            state, loss = update(state, *(part[rows] for part in task.arrays))
             step += 1
             bar.update()
             if step % plan.evaluate_every == 0 or step == plan.updates:
@@ -205,23 +208,26 @@ def task_of(plan: Plan, positions: Positions) -> Task:
         return Task(
             games.load(plan.game).num_actions,
             network.imitation_loss,
-            tuple(jnp.asarray(part[:held_out]) for part in rows),
+            rows,
+            np.arange(held_out),
             tuple(jnp.asarray(part[held_out:]) for part in rows),
         )
     to_come = (positions.labels if plan.labels else positions.margins) - positions.scored
     known = np.isfinite(to_come)
-    fitted, checked = known & (np.arange(len(known)) < held_out), known & (np.arange(len(known)) >= held_out)
-    if not fitted.any() or not checked.any():
+    fitted, checked = np.flatnonzero(known[:held_out]), held_out + np.flatnonzero(known[held_out:])
+    if not fitted.size or not checked.size:
         raise TooFewEpisodes(
-            f"no episode ended in the {'training' if not fitted.any() else 'held-out'} positions: "
+            f"no episode ended in the {'training' if not fitted.size else 'held-out'} positions: "
             "a value run needs more --positions per table (--envs)"
         )
     scale = float(to_come[fitted].std()) or 1.0
+    targets = to_come / scale
     return Task(
         1,
         network.value_loss,
-        (jnp.asarray(positions.encoded[fitted]), jnp.asarray(to_come[fitted] / scale)),
-        (jnp.asarray(positions.encoded[checked]), jnp.asarray(to_come[checked] / scale)),
+        (positions.encoded, targets),
+        fitted,
+        (jnp.asarray(positions.encoded[checked]), jnp.asarray(targets[checked])),
         scale,
     )
 
@@ -400,12 +406,24 @@ def collect(plan: Plan, teacher: Any, folder: Path, progress: bool, labeller: An
             chunks.append(chunk)
     finally:
         bar.close()
-    encoded, masks, actions, _, scored, labels, episodes, ended, margins = (
-        np.concatenate(part) for part in zip(*chunks)
-    )
+    encoded, masks, actions, _, scored, labels, episodes, ended, margins = _joined(chunks)
     margin_of = np.full(env.next_episode, np.nan, dtype=np.float32)
     margin_of[ended] = margins
     return Positions(encoded, masks, actions, margin_of[episodes], scored, labels)
+
+
+def _joined(chunks: list[Chunk]) -> Chunk:
+    """The chunks as one, emptying ``chunks``: each chunk is let go once copied, since a run's
+    positions can be most of the machine's memory and two copies of them would not fit."""
+    joined = Chunk(
+        *(np.empty((sum(len(part) for part in parts), *parts[0].shape[1:]), parts[0].dtype) for parts in zip(*chunks))
+    )
+    filled = np.zeros(len(Chunk._fields), dtype=np.int64)
+    while chunks:
+        for field, (whole, part) in enumerate(zip(joined, chunks.pop(0))):
+            whole[filled[field] : filled[field] + len(part)] = part
+            filled[field] += len(part)
+    return joined
 
 
 def margins_of(final_rewards: np.ndarray, seat: int = 0) -> np.ndarray:
