@@ -46,6 +46,7 @@ import numpy as np
 from sim import jit
 from sim.api import Strategy
 from sim.cards import NUM_CARDS, count_cards
+from strategies.policy import load_value
 
 CARD_IDS = np.arange(NUM_CARDS, dtype=np.int64)
 MAX_REDRAWS = 1000
@@ -215,6 +216,18 @@ class MonteCarlo(ABC):
     confidence: float = 0.0
     value_scale: int = 1
     """Rollout values are in units of 1 / value_scale (integers, so totals are exact); explanations divide."""
+    leaves: Any = None
+    """The learned leaves' value network (``use_leaves``), or None: rollouts played to their end."""
+    leaf_turns: int = 1
+    """With learned leaves: the times the deciding seat is to move in a rollout before it is valued there."""
+
+    def use_leaves(self, game: str, leaves: str, leaves_sha256: str = "") -> None:
+        """Value rollouts at learned leaves: ``leaves``, a value file of ``game`` (checked against
+        ``leaves_sha256`` if given), or none when empty. A leaf's value is no whole number of points,
+        so values are then in 1/``LEAF_SCALE`` units."""
+        self.leaves = load_value(game, leaves, leaves_sha256) if leaves else None
+        if self.leaves is not None:
+            self.value_scale = LEAF_SCALE
 
     def choose(self, observation: Any) -> np.ndarray:
         """One action per observation row: its only candidate, or the best one by lookahead."""

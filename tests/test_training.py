@@ -305,3 +305,62 @@ def test_euchre_mc_reads_a_value_as_its_leaves(tmp_path: Path) -> None:
     learned = f"mc:samples=8,leaves={leaves}"
     np.testing.assert_array_equal(points(learned, "reference"), points(learned))
     np.testing.assert_array_equal(points(learned + ",leaf_turns=8"), points("mc:samples=8"))
+
+
+@pytest.mark.parametrize(
+    "game_name, lookahead, reaches_the_end",
+    [
+        ("ginrummy", "mc:samples=4,oversample=2", "leaf_turns=1000"),
+        ("gemstones", "mc:samples=4,horizon=0", "leaf_turns=1000"),
+    ],
+)
+def test_mc_labels_and_reads_a_value_as_its_leaves_from_states(
+    game_name: str, lookahead: str, reaches_the_end: str, tmp_path: Path
+) -> None:
+    """Gin Rummy's and Gemstones' rollouts start from sampled states (``Tables.resumed``): mc labels
+    their positions, reads the value at its leaves alike on both engines, and plays as mc where no
+    leaf is ever reached."""
+    plan = supervised.Plan(
+        game_name, learn="value", labels=lookahead, positions=2000, envs=100, hidden=(16,), updates=40,
+        evaluate_every=40, held_out_rounds=50,
+    )  # fmt: skip
+    curve = supervised.train(plan, tmp_path, progress=False)
+    assert np.isfinite(curve[-1]["held_out_error"])
+    leaves = tmp_path / plan.network_file
+    game = games.load(game_name)
+    deals, rounds = game.deals(13, 0, 2), np.arange(2)
+    heuristic = strategies.get(game_name, "heuristic")
+
+    def points(spec: str, engine: str = "fast") -> np.ndarray:
+        return game.play_rounds[engine](deals, [strategies.get(game_name, spec), heuristic], rounds).points
+
+    learned = f"{lookahead},leaves={leaves},leaf_turns=2"
+    np.testing.assert_array_equal(points(learned, "reference"), points(learned))
+    np.testing.assert_array_equal(points(f"{learned},{reaches_the_end}"), points(lookahead))
+
+
+@pytest.mark.parametrize(
+    "game_name, lookahead", [("ginrummy", "mc:samples=8,oversample=2"), ("gemstones", "mc:samples=8,horizon=0")]
+)
+def test_mc_labels_a_position_with_the_mean_margin_of_the_move_it_plays(game_name: str, lookahead: str) -> None:
+    from sim.vecenv import VecEnv
+
+    mc = strategies.get(game_name, lookahead)
+    heuristic = strategies.get(game_name, "heuristic")
+    env = VecEnv(game_name, 12, opponents=[None, "heuristic"], seed=4)
+    env.reset()
+    for _ in range(5):
+        env.step(np.asarray(heuristic.choose(env.observations())))
+    seen = env.observations()
+    margins = mc.margins(seen)
+    for row in range(len(seen)):
+        one = seen.take(np.array([row]))
+        played = int(mc.choose(one)[0])
+        means = {action: mean for action, mean, _ in mc.candidate_values(one)}
+        if means:  # the margin is ours less the opponent's
+            assert margins[row] == pytest.approx(means[played])
+
+
+def test_gemstones_mc_labels_only_to_the_games_end() -> None:
+    with pytest.raises(strategies.StrategyError, match="horizon=0"):
+        strategies.get("gemstones", "mc").margins(None)

@@ -595,7 +595,19 @@ class Tables(lockstep.RoundsTables):
         round_ids: np.ndarray,
         variants: Variants = DEFAULT_VARIANTS,
     ) -> None:
-        states = _dealt(_checked_deals(deals), np.asarray(round_ids, dtype=np.int64))
+        self._seat(strategies, _dealt(_checked_deals(deals), np.asarray(round_ids, dtype=np.int64)), variants)
+
+    @classmethod
+    def resumed(
+        cls, strategies: Sequence[Strategy], states: GameStates, variants: Variants = DEFAULT_VARIANTS
+    ) -> Tables:
+        """Tables at the games of ``states`` (played on in place), not freshly dealt: a lookahead's
+        rollouts from the worlds it samples."""
+        tables = cls.__new__(cls)
+        tables._seat(strategies, states, variants)
+        return tables
+
+    def _seat(self, strategies: Sequence[Strategy], states: GameStates, variants: Variants) -> None:
         self.games = _Games(states, variants, _seats(strategies))
         super().__init__(self.games)
 

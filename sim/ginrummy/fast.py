@@ -239,8 +239,7 @@ def play_from(
         rows = np.arange(start, min(start + BLOCK_SIZE, count))
         block = _Block.resumed(states, rows)
         if script is not None and script_length is not None:
-            block.script = np.ascontiguousarray(script[rows], dtype=np.int64)
-            block.script_length = np.ascontiguousarray(script_length[rows], dtype=np.int64)
+            block.scripted(script[rows], script_length[rows])
         block.play(seats)
         points[rows] = block.points
     return RoundsResult(points)
@@ -344,6 +343,11 @@ class _Block:
         seat ``round_ids[i] % 2``, scores zero."""
         ids = np.array(round_ids, dtype=np.int64)
         return cls.dealt(deals, ids, np.zeros((len(ids), SEATS), dtype=np.int64), ids % SEATS)
+
+    def scripted(self, script: np.ndarray, script_length: np.ndarray) -> None:
+        """Each hand's first ``script_length`` decisions from now are its row of ``script``, whoever is to move."""
+        self.script = np.ascontiguousarray(script, dtype=np.int64)
+        self.script_length = np.ascontiguousarray(script_length, dtype=np.int64)
 
     def play(self, seats: lockstep.CompiledSeats, trace: bool = False) -> None:
         """Play every hand to its end, handing the Python seats their decisions as batches; with
@@ -468,6 +472,18 @@ class Tables(lockstep.BlockTables):
 
     def __init__(self, strategies: Sequence[Strategy], deals: np.ndarray, round_ids: np.ndarray) -> None:
         super().__init__(_Block.fresh(_checked_deals(deals), round_ids), _seats(strategies))
+
+    @classmethod
+    def resumed(
+        cls, strategies: Sequence[Strategy], states: HandStates, script: np.ndarray, script_length: np.ndarray
+    ) -> Tables:
+        """Tables at the hands of ``states``, not freshly dealt, whose first ``script_length``
+        decisions are ``script``'s (as ``play_from`` plays them): a lookahead's rollouts."""
+        block = _Block.resumed(states, np.arange(len(states.mover)))
+        block.scripted(script, script_length)
+        tables = cls.__new__(cls)
+        lockstep.BlockTables.__init__(tables, block, _seats(strategies))
+        return tables
 
     def restart(self, rows: np.ndarray, deals: np.ndarray, round_ids: np.ndarray) -> None:
         self.block.restart(rows, _checked_deals(deals), round_ids)

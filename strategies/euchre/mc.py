@@ -74,7 +74,6 @@ from sim.euchre.observation import (
 from strategies import SEED_MAX, Between, DigestOf, NestedSpec, Strategy, register
 from strategies.montecarlo import (
     CARD_IDS,
-    LEAF_SCALE,
     NOT_YET,
     ActionTruth,
     Cheater,
@@ -87,7 +86,7 @@ from strategies.montecarlo import (
     likeliest_worlds,
     most_constrained_first,
 )
-from strategies.policy import MAX_POLICY_BYTES, load_value
+from strategies.policy import MAX_POLICY_BYTES
 
 SEATS = rules.NUM_PLAYERS
 HAND = rules.HAND_SIZE
@@ -382,15 +381,10 @@ def policy_mismatches(
 class EuchreLookahead(SlotLookahead):
     """The Euchre side of the lookahead; subclasses say which worlds to play in."""
 
-    leaf_turns = 1
-    """With learned leaves: the turns of the deciding seat a rollout reaches before it is valued."""
-
     def __init__(self, rollout: str, team_rollout: str, leaves: str = "", leaves_sha256: str = "") -> None:
         self.policy = strategies.get("euchre", rollout)
         self.team_policy = self.policy if team_rollout == rollout else strategies.get("euchre", team_rollout)
-        self.leaves = load_value("euchre", leaves, leaves_sha256) if leaves else None
-        if self.leaves is not None:
-            self.value_scale = LEAF_SCALE
+        self.use_leaves("euchre", leaves, leaves_sha256)
 
     @abstractmethod
     def worlds(self, observation: Observation) -> Worlds:

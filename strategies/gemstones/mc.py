@@ -40,17 +40,20 @@ from typing import Annotated
 import numpy as np
 
 import strategies
+from sim.api import Strategy
 from sim.gemstones import fast, rules
 from sim.gemstones.engine import Variants
 from sim.gemstones.observation import NONE, Observation, Phase
-from strategies import SEED_MAX, Between, NestedSpec, register
-from strategies.montecarlo import ActionTruth, Cheater, Rollouts, SlotLookahead, decision_rng
+from strategies import SEED_MAX, Between, DigestOf, NestedSpec, StrategyError, register
+from strategies.montecarlo import ActionTruth, Cheater, Rollouts, SlotLookahead, decision_rng, leaf_margins
+from strategies.policy import MAX_POLICY_BYTES
 
 SEATS = fast.SEATS
 MAX_SAMPLES = 10_000
 MAX_DECISIONS = 1024  # decisions a Truth keeps per game; a game takes about 160
 HORIZON = 2  # turns a rollout plays before its position is valued (0: to the end of the game)
 MAX_HORIZON = 1_000
+MAX_LEAF_TURNS = 1_000  # the seat's decisions before a learned leaf; a game has about 80 a seat
 ROLLOUT_BATCH = fast.BLOCK_SIZE  # rollouts per fast-engine call: memory stays flat however many share a batch
 _STONE_IDS = np.arange(rules.NUM_STONES)
 
@@ -119,9 +122,10 @@ def rules_seen(observation: Observation) -> Variants:
 class GemstonesLookahead(SlotLookahead):
     """The Gemstones side of the lookahead; subclasses say which worlds to play in."""
 
-    def __init__(self, rollout: str, horizon: int) -> None:
+    def __init__(self, rollout: str, horizon: int, leaves: str = "", leaves_sha256: str = "") -> None:
         self.policy = strategies.get("gemstones", rollout)
         self.horizon = horizon
+        self.use_leaves("gemstones", leaves, leaves_sha256)
 
     @abstractmethod
     def worlds(self, observation: Observation) -> fast.GameStates:
@@ -141,11 +145,35 @@ class GemstonesLookahead(SlotLookahead):
             states = worlds.take(start_at[batch])
             seat = states.mover.copy()
             fast.apply(states, rollouts.candidate[batch], variants)
-            ended = fast.play_on(states, [self.policy] * SEATS, variants, self.horizon or None)
-            worth = self.leaf_worth(ended)
-            rows = np.arange(len(seat))
-            margins[batch] = worth[rows, seat] - worth[rows, 1 - seat]  # ours minus the opponent's
+            margins[batch] = self.played_on(states, seat, variants)
         return margins
+
+    def played_on(self, states: fast.GameStates, seat: np.ndarray, variants: Variants) -> np.ndarray:
+        """(n,) int64 ``seat``'s margin (ours less the opponent's, in ``value_scale`` units) in each game
+        of ``states`` played on by the rollout policy: through ``horizon`` turns, valued by ``leaf_worth``;
+        with learned leaves, until ``seat`` has been to move ``leaf_turns`` times, valued by the coins
+        so far and the network's value of the coins to come (``strategies.montecarlo.leaf_margins``)."""
+        lineup = [self.policy] * SEATS
+        if self.leaves is not None:
+
+            def tables(rows: np.ndarray, seated: list[Strategy]) -> fast.Tables:
+                return fast.Tables.resumed(seated, states.take(rows), variants)
+
+            margins = leaf_margins(tables, seat, lambda decider: lineup, self.leaf_turns, self.leaves, False)
+            return np.rint(margins * self.value_scale).astype(np.int64)
+        worth = self.leaf_worth(fast.play_on(states, lineup, variants, self.horizon or None))
+        rows = np.arange(len(seat))
+        return worth[rows, seat] - worth[rows, 1 - seat]
+
+    def margins(self, observation: Observation) -> np.ndarray:
+        """(n,) float64 the coins each row's seat can expect to end the game ahead of its opponent by
+        this lookahead (``position_values``), what ``cardsim train --labels`` learns: rollouts played
+        to the end (``horizon=0``) or valued by learned leaves."""
+        if self.horizon and self.leaves is None:
+            raise StrategyError(
+                f"a lookahead labels the margin at the game's end: horizon=0 (or leaves), not horizon={self.horizon}"
+            )
+        return self.position_values(observation)
 
     def leaf_worth(self, states: fast.GameStates) -> np.ndarray:
         """(n, 2) int64 what each seat's position is worth where a rollout stops (``position_worth``)."""
@@ -171,8 +199,12 @@ class MonteCarloLookahead(GemstonesLookahead):
         seed: Annotated[int, Between(0, SEED_MAX)] = 0,
         confidence: Annotated[float, Between(0.0, 100.0)] = 1.0,
         horizon: Annotated[int, Between(0, MAX_HORIZON)] = HORIZON,
+        leaves: str = "",
+        leaves_sha256: Annotated[str, DigestOf("leaves", MAX_POLICY_BYTES, "value file")] = "",
+        leaf_turns: Annotated[int, Between(1, MAX_LEAF_TURNS)] = 1,
     ) -> None:
-        super().__init__(rollout, horizon)
+        super().__init__(rollout, horizon, leaves, leaves_sha256)
+        self.leaf_turns = leaf_turns
         self.worlds_per_decision = samples
         self.seed = seed
         self.confidence = confidence

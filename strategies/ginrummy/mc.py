@@ -55,7 +55,7 @@ from sim import jit, lockstep
 from sim.cards import ALL_CARDS_MASK, NUM_CARDS, bits_to_bools, bools_to_bits
 from sim.ginrummy import melds, policies, rules
 from sim.ginrummy.observation import DRAW_DISCARD, KNOCK, NONE, NUM_ACTIONS, POLICY, SETTINGS, Observation, Phase
-from strategies import SEED_MAX, Between, NestedSpec, Strategy, register
+from strategies import SEED_MAX, Between, DigestOf, NestedSpec, Strategy, register
 from strategies.montecarlo import (
     CARD_IDS,
     Cheater,
@@ -64,8 +64,10 @@ from strategies.montecarlo import (
     Truth,
     card_bits,
     decision_rng,
+    leaf_margins,
     likeliest_worlds,
 )
+from strategies.policy import MAX_POLICY_BYTES
 
 if TYPE_CHECKING:
     from sim.ginrummy.fast import HandStates
@@ -74,6 +76,7 @@ SEATS = rules.NUM_PLAYERS
 MAX_SAMPLES = 100_000
 THROWS = 6  # the throws looked at besides the rollout policy's, by the least deadwood they leave (docs/ginrummy.md)
 MAX_OVERSAMPLE = 1_000
+MAX_LEAF_TURNS = 1_000  # the deciding seat's decisions before a learned leaf; a hand has about 23 in all
 INFERENCE_ROUND = 4  # worlds judged in the first round of inference, per world kept
 _DISCARD = int(Phase.DISCARD)
 _NOT_UNSEEN = 2.0  # a sort key above any uniform draw: seen cards sort after the unseen ones
@@ -337,9 +340,10 @@ def decision_keys(observation: Observation) -> list[tuple[int, ...]]:
 class GinLookahead(SlotLookahead):
     """The Gin Rummy side of the lookahead; subclasses say which worlds to play in."""
 
-    def __init__(self, rollout: str, throws: int) -> None:
+    def __init__(self, rollout: str, throws: int, leaves: str = "", leaves_sha256: str = "") -> None:
         self.policy = strategies.get("ginrummy", rollout)
         self.throws = throws
+        self.use_leaves("ginrummy", leaves, leaves_sha256)
 
     @abstractmethod
     def worlds(self, observation: Observation) -> Worlds:
@@ -368,8 +372,30 @@ class GinLookahead(SlotLookahead):
         script = np.asarray(rollouts.candidate, dtype=np.int64)[:, None]
         from sim.ginrummy import fast  # see rollout_states
 
-        points = fast.play_from(states, [self.policy] * SEATS, script, np.ones(len(script), dtype=np.int64)).points
+        first = np.ones(len(script), dtype=np.int64)
+        if self.leaves is not None:
+            return self.valued_at_leaves(states, script, first)
+        points = fast.play_from(states, [self.policy] * SEATS, script, first).points
         return self.values(states, points)
+
+    def valued_at_leaves(self, states: HandStates, script: np.ndarray, script_length: np.ndarray) -> np.ndarray:
+        """(m,) int64 each rollout's margin, our points less the opponent's (in ``value_scale`` units),
+        from learned leaves (``strategies.montecarlo.leaf_margins``): its script played, then the
+        rollout policy until the decider has been to move ``leaf_turns`` times, valued there by the network."""
+        from sim.ginrummy import fast  # see rollout_states
+
+        def tables(rows: np.ndarray, seated: list[Strategy]) -> fast.Tables:
+            return fast.Tables.resumed(seated, states.take(rows), script[rows], script_length[rows])
+
+        lineup = [self.policy] * SEATS
+        seat = states.mover.astype(np.int64)
+        margins = leaf_margins(tables, seat, lambda decider: lineup, self.leaf_turns, self.leaves, False)
+        return np.rint(margins * self.value_scale).astype(np.int64)
+
+    def margins(self, observation: Observation) -> np.ndarray:
+        """(n,) float64 the points each row's seat can expect to score in the hand beyond its opponent's
+        by this lookahead (``position_values``), what ``cardsim train --labels`` learns."""
+        return self.position_values(observation)
 
     def values(self, states: HandStates, points: np.ndarray) -> np.ndarray:
         """(m,) the deciding seat's value of each rollout from the hand's points (m, 2) by seat: ours
@@ -390,8 +416,12 @@ class MonteCarloLookahead(GinLookahead):
         confidence: Annotated[float, Between(0.0, 100.0)] = 2.0,
         oversample: Annotated[int, Between(1, MAX_OVERSAMPLE)] = 128,
         throws: Annotated[int, Between(1, rules.FIRST_HAND_SIZE)] = THROWS,
+        leaves: str = "",
+        leaves_sha256: Annotated[str, DigestOf("leaves", MAX_POLICY_BYTES, "value file")] = "",
+        leaf_turns: Annotated[int, Between(1, MAX_LEAF_TURNS)] = 1,
     ) -> None:
-        super().__init__(rollout, throws)
+        super().__init__(rollout, throws, leaves, leaves_sha256)
+        self.leaf_turns = leaf_turns
         self.worlds_per_decision = samples
         self.seed = seed
         self.confidence = confidence

@@ -46,9 +46,10 @@ from sim import jit, lockstep
 from sim.cards import NUM_CARDS, count_cards
 from sim.ginrummy import policies, rules
 from sim.ginrummy.observation import DRAW_DISCARD, DRAW_STOCK, NONE, POLICY, SETTINGS, Observation, Phase
-from strategies import SEED_MAX, Between, NestedSpec, OneOf, StrategyError, register
+from strategies import SEED_MAX, Between, DigestOf, NestedSpec, OneOf, StrategyError, register
 from strategies.game_chances import VALUES, game_values, lookahead_chances
 from strategies.ginrummy.mc import (
+    MAX_LEAF_TURNS,
     MAX_OVERSAMPLE,
     MAX_SAMPLES,
     THROWS,
@@ -61,6 +62,7 @@ from strategies.ginrummy.mc import (
     stocks,
 )
 from strategies.montecarlo import card_bits, decision_rng, likeliest_worlds, weighted_worlds
+from strategies.policy import MAX_POLICY_BYTES
 
 if TYPE_CHECKING:
     from sim.ginrummy.fast import HandStates
@@ -189,13 +191,18 @@ class InferenceSearch(MonteCarloLookahead):
         softness: Annotated[float, Between(0.0, 1.0)] = 0.0,
         judge: Annotated[str, OneOf(JUDGED)] = "all",
         value: Annotated[str, OneOf(VALUES)] = "points",
+        leaves: str = "",
+        leaves_sha256: Annotated[str, DigestOf("leaves", MAX_POLICY_BYTES, "value file")] = "",
+        leaf_turns: Annotated[int, Between(1, MAX_LEAF_TURNS)] = 1,
     ) -> None:
-        super().__init__(samples, rollout, seed, confidence, oversample, throws)
+        if leaves and value != "points":
+            raise StrategyError(f"learned leaves value the hand's points: value must be points, not {value!r}")
+        self.chances, self.value_scale = lookahead_chances(value, HAND_OUTCOMES, rules.GAME_TARGET)
+        super().__init__(samples, rollout, seed, confidence, oversample, throws, leaves, leaves_sha256, leaf_turns)
         if getattr(self.policy, "compiled", None) is None:
             raise StrategyError(f"search judges worlds with a compiled rollout policy, and {rollout!r} is not one")
         self.softness = softness
         self.judge = judge
-        self.chances, self.value_scale = lookahead_chances(value, HAND_OUTCOMES, rules.GAME_TARGET)
 
     def values(self, states: HandStates, points: np.ndarray) -> np.ndarray:
         if self.chances is None:

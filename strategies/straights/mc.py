@@ -62,7 +62,6 @@ from sim.straights.observation import DISCARDED, Observation, positions_to_cards
 from strategies import SEED_MAX, Between, DigestOf, NestedSpec, OneOf, StrategyError, register
 from strategies.montecarlo import (
     CARD_IDS,
-    LEAF_SCALE,
     NOT_YET,
     ActionTruth,
     Cheater,
@@ -75,7 +74,7 @@ from strategies.montecarlo import (
     leaf_margins,
     most_constrained_first,
 )
-from strategies.policy import MAX_POLICY_BYTES, load_value
+from strategies.policy import MAX_POLICY_BYTES
 
 SEATS = rules.NUM_PLAYERS
 HAND = rules.HAND_SIZE
@@ -250,10 +249,6 @@ def win_chances(scores: np.ndarray, seat: np.ndarray) -> np.ndarray:
 class StraightsLookahead(MonteCarlo):
     """The Straights side of the lookahead; subclasses say which worlds to play in."""
 
-    leaf_turns = 1
-    """With learned leaves: the turns of our player a rollout reaches before it is valued (the rollout
-    policy plays ours in between)."""
-
     def __init__(self, rollout: str, objective: str, leaves: str = "", leaves_sha256: str = "") -> None:
         if objective not in OBJECTIVES:
             raise StrategyError(f"objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
@@ -261,9 +256,7 @@ class StraightsLookahead(MonteCarlo):
             raise StrategyError(f"learned leaves value the margin: objective must be margin, not {objective!r}")
         self.policy = strategies.get("straights", rollout)
         self.objective = objective
-        self.leaves = load_value("straights", leaves, leaves_sha256) if leaves else None
-        if self.leaves is not None:  # a leaf's value is not a whole number of points
-            self.value_scale = LEAF_SCALE
+        self.use_leaves("straights", leaves, leaves_sha256)
 
     @abstractmethod
     def worlds(self, observation: Observation) -> Worlds:
