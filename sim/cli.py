@@ -453,6 +453,8 @@ def command_train(args: argparse.Namespace) -> int:
     plan = supervised.Plan(args.game, **given)
     strategies.get_fair(plan.game, plan.teacher, "training")  # bad specs fail before any work
     strategies.get_fair(plan.game, plan.opponents, "training")
+    if plan.player:
+        strategies.get_fair(plan.game, plan.player, "training")
     try:
         supervised.labelling_strategy(plan)
     except supervised.CannotLabel as error:
@@ -672,6 +674,10 @@ def argument_parser() -> argparse.ArgumentParser:
     )
     train.add_argument("--teacher", metavar="SPEC", help="the strategy whose play it learns (default: heuristic)")
     train.add_argument("--opponents", metavar="SPEC", help="the other seats' strategy (default: heuristic)")
+    train.add_argument(
+        "--player", metavar="SPEC",
+        help="who moves the learner's seat while the teacher is asked (default: the teacher; a policy: DAgger)",
+    )  # fmt: skip
     count = bounded_int_argument(1, 10**9)
     train.add_argument("--positions", type=count, metavar="N", help="learner decisions to learn from (default 400000)")
     tables = bounded_int_argument(1, 1 << 16)

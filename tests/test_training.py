@@ -115,6 +115,7 @@ def test_cardsim_train_says_bad_input_in_one_line(tmp_path: Path) -> None:
     for arguments, said in [
         (["--hidden", "3,,4"], "invalid width"),
         (["--teacher", "nope"], "unknown straights strategy 'nope'"),
+        (["--player", "policy:path=/nonexistent.npz", "--out", str(tmp_path / "labels")], "/nonexistent.npz"),
         (["--positions", "9" * 5000], "invalid number"),
         (["--out", str(tmp_path)], "holds a run of another plan"),
         (["--labels", "mc", "--out", str(tmp_path / "labels")], "add --learn value"),
@@ -364,3 +365,26 @@ def test_mc_labels_a_position_with_the_mean_margin_of_the_move_it_plays(game_nam
 def test_gemstones_mc_labels_only_to_the_games_end() -> None:
     with pytest.raises(strategies.StrategyError, match="horizon=0"):
         strategies.get("gemstones", "mc").margins(None)
+
+
+def test_a_player_moves_the_learners_seat_while_the_teacher_is_asked(finished, tmp_path: Path) -> None:
+    """DAgger: the positions are where the player's own play goes, the actions learned the teacher's."""
+    folder, _ = finished
+    player_spec = f"policy:path={folder / PLAN.network_file}"
+    plan = replace(PLAN, teacher="mc:samples=4", player=player_spec, positions=600, envs=50)
+    teacher, player = (strategies.get("straights", spec) for spec in (plan.teacher, player_spec))
+    positions = supervised.collect(plan, teacher, tmp_path, False, player=player)
+    with np.load(tmp_path / "chunk-00000.npz") as chunk:
+        played, learned = chunk["played"], chunk["actions"]
+    from sim.vecenv import VecEnv
+
+    env = VecEnv("straights", plan.envs, opponents=[None, "heuristic", "heuristic", "heuristic"], seed=plan.seed)
+    env.reset()
+    for step in range(plan.steps):
+        rows = slice(step * plan.envs, (step + 1) * plan.envs)
+        seen = env.observations()
+        np.testing.assert_array_equal(played[rows], player.choose(seen))
+        np.testing.assert_array_equal(learned[rows], teacher.choose(seen))
+        env.step(played[rows])
+    assert (positions.actions != played).any()  # the player and the teacher differ somewhere
+    assert "player" not in replace(PLAN).config()  # runs made before players existed resume

@@ -14,7 +14,10 @@ The run has two phases, each resumable after an interruption with nothing lost:
 1. **Positions.** ``VecEnv`` tables of the game (seed ``seed``) with the learner in seat 0 and the
    ``opponents`` strategy elsewhere; at every learner decision the ``teacher`` strategy is asked and
    its action played (with probability ``explore`` a uniformly drawn legal action instead, so the
-   positions also hold what other moves than the teacher's lead to), and the encoded observation,
+   positions also hold what other moves than the teacher's lead to), or with a ``player`` that
+   strategy's action (the teacher only says what it would have done: a policy imitating the teacher
+   where the player's own play goes, DAgger; ``player`` and ``opponents`` the previous policy make
+   it self-play), and the encoded observation,
    the legal actions, the teacher's action, the action played and the episode are kept, and each
    episode's margin when it ends: ``positions/chunk-NNNNN.npz``, a chunk of steps at a time. A
    resumed run replays the played actions to bring its tables back to where
@@ -90,6 +93,7 @@ class Plan:
     explore: float = 0.0
     labels: str = ""
     seed: int = 0
+    player: str = ""  # who moves the learner's seat (empty: the teacher)
 
     def __post_init__(self) -> None:
         if self.learn not in LEARNS:
@@ -98,8 +102,12 @@ class Plan:
             raise ValueError(f"explore must be a probability, from 0 to 1, not {self.explore}")
 
     def config(self) -> dict:
-        """The plan as JSON values: what a checkpoint must have been made by to be resumed."""
-        return json.loads(json.dumps(dataclasses.asdict(self)))
+        """The plan as JSON values: what a checkpoint must have been made by to be resumed. ``player``
+        only when set, as runs made before it existed record it."""
+        settings = dataclasses.asdict(self)
+        if not self.player:
+            del settings["player"]
+        return json.loads(json.dumps(settings))
 
     @property
     def steps(self) -> int:
@@ -148,9 +156,10 @@ def train(plan: Plan, folder: Path, progress: bool = True, warn: Callable[[str],
     game = games.load(plan.game)
     teacher = strategy_registry.get_fair(plan.game, plan.teacher, "training")
     labeller = labelling_strategy(plan)  # a bad one refused before the folder is claimed
+    player = strategy_registry.get_fair(plan.game, plan.player, "training") if plan.player else None
     folder.mkdir(parents=True, exist_ok=True)
     _claim(folder, plan)
-    task = task_of(plan, collect(plan, teacher, folder / "positions", progress, labeller))
+    task = task_of(plan, collect(plan, teacher, folder / "positions", progress, labeller, player))
     params = network.initial(jax.random.PRNGKey(plan.seed), [game.observation_size, *plan.hidden, task.outputs])
     optimizer = optax.adam(plan.learning_rate)
     state = (params, optimizer.init(params))
@@ -336,6 +345,7 @@ def keep(
     table = pd.DataFrame(curve)
     atomic_write_bytes(folder / CURVE_CSV, table.to_csv(index=False).encode())
     what = f"imitating {plan.teacher}" if plan.learn == "policy" else f"the value of {plan.teacher}'s play"
+    what += f" where {plan.player} plays" if plan.player else ""
     plots.draw_learning_curve(folder / CURVE_PNG, table, f"{plan.game}: {what}")
     settings = [(name.replace("_", " "), _flag_value(value)) for name, value in dataclasses.asdict(plan).items()]
     page.write_training_report(folder, command_of(plan, folder), settings, table, plan.learn, f"{plan.game}: {what}")
@@ -382,9 +392,12 @@ class Chunk(NamedTuple):
     margins: np.ndarray
 
 
-def collect(plan: Plan, teacher: Any, folder: Path, progress: bool, labeller: Any = None) -> Positions:
+def collect(
+    plan: Plan, teacher: Any, folder: Path, progress: bool, labeller: Any = None, player: Any = None
+) -> Positions:
     """Every position of the run, collected now or read from ``folder`` where an earlier run left them
-    (their actions replayed on the tables). ``labeller`` (``plan.labels``' strategy) labels them."""
+    (their actions replayed on the tables). ``labeller`` (``plan.labels``' strategy) labels them;
+    ``player`` (``plan.player``'s) moves the learner's seat, if not the teacher."""
     folder.mkdir(exist_ok=True)
     env = VecEnv(plan.game, plan.envs, opponents=_lineup(plan, games.load(plan.game).num_seats), seed=plan.seed)
     obs, infos = env.reset()
@@ -397,7 +410,8 @@ def collect(plan: Plan, teacher: Any, folder: Path, progress: bool, labeller: An
             chunk = _stored_chunk(path, env, steps)
             if chunk is None:
                 explorer = Explorer(plan.explore, np.random.default_rng([plan.seed, first]))
-                chunk, obs, infos = _positions(env, obs, infos, teacher, explorer, labeller, steps, bar.update)
+                deciders = Deciders(teacher, player, explorer, labeller)
+                chunk, obs, infos = _positions(env, obs, infos, deciders, steps, bar.update)
                 atomic_write_bytes(path, _chunk_bytes(chunk))
             else:
                 for actions in chunk.played.reshape(steps, plan.envs):
@@ -451,19 +465,23 @@ class Explorer:
         return np.where(exploring, drawn, chosen)
 
 
+class Deciders(NamedTuple):
+    """Who is asked at a learner's decision: the ``teacher`` (the action learned), the ``player``
+    (the action played; None: the teacher's), the ``explorer`` (now and then another) and the
+    ``labeller`` (the margin learned; None: the episode's)."""
+
+    teacher: Any
+    player: Any
+    explorer: Explorer
+    labeller: Any
+
+
 def _positions(
-    env: VecEnv,
-    obs: dict,
-    infos: dict,
-    teacher: Any,
-    explorer: Explorer,
-    labeller: Any,
-    steps: int,
-    done: Callable[[], Any],
+    env: VecEnv, obs: dict, infos: dict, deciders: Deciders, steps: int, done: Callable[[], Any]
 ) -> tuple[Chunk, dict, dict]:
-    """``steps`` steps of ``env`` from ``obs`` on, the teacher choosing every learner decision (the
-    explorer now and then playing another), the labeller (if any) labelling each: the positions and
-    the observations and infos after them."""
+    """``steps`` steps of ``env`` from ``obs`` on, the ``deciders`` asked at every learner decision:
+    the positions and the observations and infos after them."""
+    teacher, player, explorer, labeller = deciders
     encoded, masks, actions, played, scored, labels, episodes, ended, margins = [], [], [], [], [], [], [], [], []
     for _ in range(steps):
         seen = env.observations()
@@ -473,7 +491,8 @@ def _positions(
         encoded.append(obs["observation"])
         masks.append(obs["action_mask"])
         actions.append(chosen)
-        played.append(explorer.played(chosen, obs["action_mask"]))
+        moved = chosen if player is None else np.asarray(player.choose(seen), dtype=np.int64)
+        played.append(explorer.played(moved, obs["action_mask"]))
         scored.append(margins_of(env.scored()))
         episodes.append(infos["episode"])
         obs, _, terminated, _, after = env.step(played[-1])
