@@ -120,7 +120,7 @@ def test_a_resolved_spec_spells_out_every_setting_and_nested_spec():
     spelled = ",".join(f"{key}={value}" for key, value in {**gin_heuristic, "take_gain": 3}.items())
     assert strategies.resolved("ginrummy", "heuristic:take_gain=3") == f"heuristic:{spelled}"
     mc = strategies.resolved("ginrummy", "mc:throws=3,samples=7,rollout=(heuristic:take_gain=3)")
-    assert mc.startswith(f"mc:samples=7,rollout=(heuristic:{spelled}),") and mc.endswith(",throws=3")
+    assert mc.startswith(f"mc:samples=7,rollout=(heuristic:{spelled}),") and ",throws=3," in mc
     euchre = strategies.resolved("euchre", "heuristic:ace_stands=yes,threshold=7")
     assert euchre == "heuristic:threshold=7.0,ace_stands=true"  # in the signature's order, typed
     assert strategies.resolved("gemstones", "mc:rollout=greedy,samples=5").startswith("mc:samples=5,rollout=greedy,")
