@@ -362,39 +362,6 @@ def test_mc_labels_a_position_with_the_mean_margin_of_the_move_it_plays(game_nam
             assert margins[row] == pytest.approx(means[played])
 
 
-def test_gemstones_search_values_its_horizon_with_learned_leaves(tmp_path: Path) -> None:
-    """``search:leaves=V`` values where its rollouts stop (the opponent to move, two turns on) by the
-    network, from the mover's view and negated for the other seat; alike on both engines."""
-    from sim.gemstones import fast, observation
-    from strategies.gemstones.search import learned_worths
-    from strategies.policy import load_value
-
-    plan = supervised.Plan(
-        "gemstones", learn="value", positions=2000, envs=20, hidden=(16,), updates=40, evaluate_every=40,
-        held_out_rounds=50,
-    )  # fmt: skip
-    supervised.train(plan, tmp_path, progress=False)
-    leaves = tmp_path / plan.network_file
-    game = games.load("gemstones")
-    deals = game.deals(13, 0, 6)
-    heuristic = strategies.get("gemstones", "heuristic")
-    stopped = fast.play_on(fast.deal(deals), [heuristic, heuristic], turns=2)
-    going = np.flatnonzero(stopped.phase != observation.Phase.OVER)
-    assert going.size
-    value = load_value("gemstones", str(leaves)).values(observation.encode(fast.observe(stopped, going)))
-    worths = learned_worths(stopped, load_value("gemstones", str(leaves)))
-    mover = stopped.mover[going]
-    coins = stopped.coins[going]
-    rows = np.arange(going.size)
-    np.testing.assert_allclose(
-        worths[going, mover] - worths[going, 1 - mover], coins[rows, mover] - coins[rows, 1 - mover] + value, rtol=1e-6
-    )
-    learned = f"search:samples=8,leaves={leaves}"
-    lineup = [strategies.get("gemstones", learned), heuristic]
-    fast_points = game.play_rounds["fast"](deals[:2], lineup, np.arange(2)).points
-    np.testing.assert_array_equal(game.play_rounds["reference"](deals[:2], lineup, np.arange(2)).points, fast_points)
-
-
 def test_gemstones_mc_labels_only_to_the_games_end() -> None:
     with pytest.raises(strategies.StrategyError, match="horizon=0"):
         strategies.get("gemstones", "mc").margins(None)

@@ -122,10 +122,6 @@ def rules_seen(observation: Observation) -> Variants:
 class GemstonesLookahead(SlotLookahead):
     """The Gemstones side of the lookahead; subclasses say which worlds to play in."""
 
-    leaves_at_horizon = False
-    """With learned leaves: True, rollouts play ``horizon`` turns and ``leaf_worth`` values them with the
-    network; False, they stop when the seat has been to move ``leaf_turns`` times."""
-
     def __init__(self, rollout: str, horizon: int, leaves: str = "", leaves_sha256: str = "") -> None:
         self.policy = strategies.get("gemstones", rollout)
         self.horizon = horizon
@@ -155,11 +151,10 @@ class GemstonesLookahead(SlotLookahead):
     def played_on(self, states: fast.GameStates, seat: np.ndarray, variants: Variants) -> np.ndarray:
         """(n,) int64 ``seat``'s margin (ours less the opponent's, in ``value_scale`` units) in each game
         of ``states`` played on by the rollout policy: through ``horizon`` turns, valued by ``leaf_worth``;
-        with learned leaves not at the horizon, until ``seat`` has been to move ``leaf_turns`` times,
-        valued by the coins so far and the network's value of the coins to come
-        (``strategies.montecarlo.leaf_margins``)."""
+        with learned leaves, until ``seat`` has been to move ``leaf_turns`` times, valued by the coins
+        so far and the network's value of the coins to come (``strategies.montecarlo.leaf_margins``)."""
         lineup = [self.policy] * SEATS
-        if self.leaves is not None and not self.leaves_at_horizon:
+        if self.leaves is not None:
 
             def tables(rows: np.ndarray, seated: list[Strategy]) -> fast.Tables:
                 return fast.Tables.resumed(seated, states.take(rows), variants)

@@ -12,11 +12,6 @@ changes the measurements in docs/gemstones.md ("search") pointed to:
 * **More worlds**: 256 instead of 16 (128 scored 2 points less). The horizon stays mc's two turns:
   with the worth leaf, four turns did worse and one far worse (odd horizons fail, as they do for mc).
 
-**Learned leaves** (``leaves=FILE``, a Gemstones value file of ``cardsim train --learn value``, issue 47):
-the position where a rollout stops is valued by the network instead of ``leaf``: the coins so far plus
-the network's value of the margin to come for the seat to move there, negated for the other seat
-(``learned_worths``). The horizon is kept, so the network is asked at the opponent's turn two turns on.
-
 **No inference.** Gemstones' observation holds no history of the opponent's actions, and a trial with
 the opponent's true hand in every world (the deck still shuffled) scored no better against mc than the
 uniform worlds (docs/gemstones.md): what the cheating oracle gains is the deck's order, which nothing a
@@ -34,7 +29,7 @@ from sim import jit
 from sim.gemstones import fast
 from sim.gemstones.observation import Phase
 from sim.gemstones.policies.heuristic import FULL_WORTH_DECK, MIN_WORTH_SHARE, position_value, unseen_counts
-from strategies import SEED_MAX, Between, DigestOf, NestedSpec, OneOf, register
+from strategies import SEED_MAX, Between, NestedSpec, OneOf, register
 from strategies.gemstones.mc import (
     HORIZON,
     MAX_HORIZON,
@@ -43,7 +38,6 @@ from strategies.gemstones.mc import (
     MonteCarloLookahead,
     position_worth,
 )
-from strategies.policy import MAX_POLICY_BYTES, SavedValue
 
 LEAVES = ("sale", "worth")
 WORTH_SCALE = 100  # leaf worths are fractional coins: margins are kept as integer hundredths
@@ -99,7 +93,6 @@ class WorthLookahead(MonteCarloLookahead):
     """mc's lookahead with the heuristic's worth at the leaves and more worlds (see the module)."""
 
     value_scale = WORTH_SCALE
-    leaves_at_horizon = True
 
     def __init__(
         self,
@@ -109,36 +102,12 @@ class WorthLookahead(MonteCarloLookahead):
         confidence: Annotated[float, Between(0.0, 100.0)] = 1.0,
         horizon: Annotated[int, Between(0, MAX_HORIZON)] = HORIZON,
         leaf: Annotated[str, OneOf(LEAVES)] = "worth",
-        leaves: str = "",
-        leaves_sha256: Annotated[str, DigestOf("leaves", MAX_POLICY_BYTES, "value file")] = "",
     ) -> None:
         super().__init__(samples, rollout, seed, confidence, horizon)
-        self.use_leaves("gemstones", leaves, leaves_sha256)
-        self.leaf = "learned" if self.leaves is not None else leaf
+        self.leaf = leaf
 
     def leaf_worth(self, states: fast.GameStates) -> np.ndarray:
-        """(n, 2) int64 each seat's worth in ``value_scale`` units: mc's (``sale``), the heuristic's
-        (``worth``) or, given ``leaves``, the learned value's (``learned_worths``)."""
-        if self.leaves is not None:
-            return np.rint(learned_worths(states, self.leaves) * self.value_scale).astype(np.int64)
+        """(n, 2) int64 each seat's worth in hundredths of a coin: mc's (``sale``) or the heuristic's (``worth``)."""
         if self.leaf == "sale":
             return position_worth(states) * WORTH_SCALE
         return np.rint(position_worths(states) * WORTH_SCALE).astype(np.int64)
-
-
-def learned_worths(states: fast.GameStates, leaves: SavedValue) -> np.ndarray:
-    """(n, 2) float: each seat's coins plus, in a game going on, half the network's value of the margin
-    to come for the seat to move, the other seat less that half: the seats' difference is the coins'
-    margin plus the learned value, from either seat's view (Gemstones is two-player, zero-sum in margins)."""
-    from sim.vecenv import Learner
-
-    rows = np.arange(len(states.mover))
-    worths = states.coins.astype(np.float64)
-    tables = fast.Tables.resumed([Learner(), Learner()], states.take(rows))  # a copy: tables play in place
-    waiting = tables.advance(rows)  # each game going on stops at once, at its decision
-    if waiting.size:
-        half = leaves.values(tables.encoded(waiting)[0]).astype(np.float64) / 2
-        mover = tables.mover(waiting)
-        worths[waiting, mover] += half
-        worths[waiting, 1 - mover] -= half
-    return worths
