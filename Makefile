@@ -62,18 +62,26 @@ bench: $(INSTALLED)
 	$(BIN)/python -m benchmarks.tournaments
 	$(BIN)/python -m benchmarks.vecenv
 
-# The value network Straights ships (strategies/straights/value.npz, which mc:leaves= and search:leaves= read;
-# docs/training.md): positions of heuristic play labelled by mc, about 20 minutes on a quiet 2-core machine.
+# The value networks the games ship (strategies/<game>/value.npz, which mc:leaves= and search:leaves= read;
+# docs/training.md), each of positions of heuristic play labelled by mc: Straights' about 20 minutes on a
+# quiet 2-core machine, Gemstones' about 25 (labelled to the game's end, mc:horizon=0).
 INSTALLED_TRAIN := $(VENV)/.installed-train
 $(INSTALLED_TRAIN): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[train]'
 	touch $(INSTALLED) $(INSTALLED_TRAIN)
 
-.PHONY: weights
-weights: $(INSTALLED_TRAIN)
+.PHONY: weights weights-straights weights-gemstones
+weights: weights-straights weights-gemstones
+
+weights-straights: $(INSTALLED_TRAIN)
 	$(BIN)/cardsim train --game straights --learn value --labels mc --explore 0.15 --positions 3000000 \
 	  --updates 20000 --batch 1024 --hidden 384,384 --evaluate-every 1000 --out results/value-straights
 	cp results/value-straights/value.npz strategies/straights/value.npz
+
+weights-gemstones: $(INSTALLED_TRAIN)
+	$(BIN)/cardsim train --game gemstones --learn value --labels mc:horizon=0 --explore 0.15 --positions 1000000 \
+	  --updates 10000 --batch 1024 --hidden 256,256 --evaluate-every 500 --out results/value-gemstones
+	cp results/value-gemstones/value.npz strategies/gemstones/value.npz
 
 $(INSTALLED_NOTEBOOKS): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[notebooks]'

@@ -252,15 +252,29 @@ def test_a_retrained_policy_plays_another_tournament_run(tmp_path):
     assert tournament.Plan(game="straights", players=players, rounds=10, seed=1).run_id != before
 
 
-def test_the_shipped_straights_value_is_a_value_that_mc_reads_as_leaves():
-    """strategies/straights/value.npz (make weights) loads as a Straights value network, and mc and
-    search seat it: legal play on both engines alike."""
-    path = Path(strategies.__file__).parent / "straights" / "value.npz"
-    value = load_value("straights", str(path))
+SHIPPED_LEAVES = {
+    "straights": (
+        ("heuristic",) * 3,
+        ("mc:samples=4,leaves={path},leaf_turns=2", "search:samples=4,oversample=2,leaves={path}"),
+    ),
+    "gemstones": (
+        ("heuristic",),
+        ("mc:samples=4,leaves={path},leaf_turns=2", "mc:samples=4,leaves={path},leaf_turns=8"),
+    ),
+}
+
+
+@pytest.mark.parametrize("game_name", sorted(SHIPPED_LEAVES))
+def test_a_shipped_value_is_a_value_its_lookaheads_read_as_leaves(game_name: str) -> None:
+    """strategies/<game>/value.npz (make weights) loads as the game's value network, and the
+    lookaheads that read it (``SHIPPED_LEAVES``) seat it: legal play on both engines alike."""
+    path = Path(strategies.__file__).parent / game_name / "value.npz"
+    value = load_value(game_name, str(path))
     assert value.weights[-1].shape[1] == 1
-    game = games.load("straights")
+    game = games.load(game_name)
     deals, rounds = game.deals(12, 0, 2), np.arange(2)
-    for spec in (f"mc:samples=4,leaves={path},leaf_turns=2", f"search:samples=4,oversample=2,leaves={path}"):
-        lineup = [strategies.get("straights", spec)] + [strategies.get("straights", "heuristic")] * 3
+    others, lookaheads = SHIPPED_LEAVES[game_name]
+    for spec in lookaheads:
+        lineup = [strategies.get(game_name, spec.format(path=path))] + [strategies.get(game_name, o) for o in others]
         played = [game.play_rounds[engine](deals, lineup, rounds).points for engine in ("reference", "fast")]
         np.testing.assert_array_equal(played[0], played[1])
