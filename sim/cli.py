@@ -693,7 +693,9 @@ def argument_parser() -> argparse.ArgumentParser:
         help="the share of the learner's moves drawn at random instead of the teacher's (default 0)",
     )  # fmt: skip
     train.add_argument(
-        "--labels", metavar="SPEC", help="a value run: label positions with this lookahead's margins (e.g. mc)"
+        "--labels",
+        metavar="SPEC",
+        help="a value run: label positions with this lookahead's margins (e.g. mc; oracle-mc: in the true world)",
     )
     train.add_argument("--seed", type=_seed, help="positions from this seed, measured on the next (default 0)")
     train.add_argument("--out", metavar="DIR", help="folder of the run (default: results/train-GAME-seedS)")

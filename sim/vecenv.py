@@ -163,6 +163,19 @@ class VecEnv:
             raise RuntimeError("call reset() before observations()")
         return self.tables.observe(np.arange(self.num_envs))
 
+    def true_records(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Every table's episode as it truly stands, hidden cards included: its deal, its episode
+        number (N,) and the action taken at each of its steps (N, steps), negative where none was
+        (yet), as the game's ``Tables.actions_taken`` numbers steps. What an oracle labelling a
+        learner's positions is bound to (``cardsim train --labels oracle-mc``); ``ValueError`` for a
+        game whose tables keep no such record."""
+        if self.tables is None:
+            raise RuntimeError("call reset() before true_records()")
+        actions_taken = getattr(self.tables, "actions_taken", None)
+        if actions_taken is None:
+            raise ValueError(f"{self.game.name}'s tables keep no record of the actions taken")
+        return self._deals(self.episode), self.episode.copy(), actions_taken(np.arange(self.num_envs))
+
     def scored(self) -> np.ndarray:
         """(N, seats) float32 what each seat has scored so far in every table's episode, as rewards
         count it (``reward="points"``: negated where fewer points win); zeros in a game that scores

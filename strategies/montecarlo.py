@@ -458,10 +458,21 @@ class Cheater:
     """What every oracle shares: a Truth bound to it (``bind``), which it needs to decide."""
 
     truth: Any = None
+    truth_of: Callable[[np.ndarray, np.ndarray], ActionTruth] | None = None
+    """The game's ``truth_of`` where its Truth keeps every action taken (``bind_records``)."""
 
     def bind(self, truth: Truth) -> None:
         """See the true deals, and what the actions taken reveal, of ``truth`` from now on."""
         self.truth = truth
+
+    def bind_records(self, deals: np.ndarray, round_ids: np.ndarray, actions: np.ndarray) -> None:
+        """``bind`` the Truth of rounds whose every action is known (a batched environment's
+        ``true_records``): each one's deal and the action taken at each step, negative where none was."""
+        if self.truth_of is None:
+            raise TypeError(f"{type(self).__name__} is bound to a Truth of its own kind, not to records of actions")
+        truth = self.truth_of(deals, round_ids)
+        truth.actions[:] = np.where(actions < 0, NOT_YET, actions)
+        self.bind(truth)
 
     def bound_truth(self) -> Any:
         """The Truth bound, or RuntimeError saying how to bind one."""

@@ -388,3 +388,51 @@ def test_a_player_moves_the_learners_seat_while_the_teacher_is_asked(finished, t
         env.step(played[rows])
     assert (positions.actions != played).any()  # the player and the teacher differ somewhere
     assert "player" not in replace(PLAN).config()  # runs made before players existed resume
+
+
+def _tables_replaying(game_name: str, deals: np.ndarray, episodes: np.ndarray, actions: np.ndarray):
+    """Fresh tables of learners dealt ``deals`` and scripted with ``actions`` (negative: none taken),
+    stopped at the first decision past their script."""
+    from sim.vecenv import Learner
+
+    game = games.load(game_name)
+    taken = actions >= 0
+    length = np.where(taken.any(axis=1), actions.shape[1] - np.argmax(taken[:, ::-1], axis=1), 0)
+    tables = game.tables([Learner()] * game.num_seats, deals, episodes, script=actions, script_length=length)
+    tables.advance(np.arange(len(deals)))
+    return tables
+
+
+@pytest.mark.parametrize("game_name", ["straights", "euchre"])
+def test_the_tables_true_records_replay_to_the_learners_positions(game_name: str) -> None:
+    """``VecEnv.true_records`` is each table's true deal and every action taken there, hidden ones
+    included: replayed on fresh tables they reach the very positions the learners are at, and the
+    oracle bound to them labels each position with its lookahead in that true world."""
+    from sim.vecenv import VecEnv
+
+    heuristic = strategies.get(game_name, "heuristic")
+    env = VecEnv(game_name, 16, opponents=[None, "heuristic", "heuristic", "heuristic"], seed=4)
+    env.reset()
+    for _ in range(16):  # far enough that some tables are in their second episode
+        env.step(np.asarray(heuristic.choose(env.observations())))
+        deals, episodes, actions = env.true_records()
+        replayed = _tables_replaying(game_name, deals, episodes, actions).encoded(np.arange(16))
+        for mine, theirs in zip(env.tables.encoded(np.arange(16)), replayed):
+            np.testing.assert_array_equal(mine, theirs)
+    assert (episodes >= 16).any() and (actions >= 0).sum(axis=1).min() > 0
+    oracle = strategies.get(game_name, "oracle-mc")
+    oracle.bind_records(deals, episodes, actions)
+    labels = oracle.margins(env.observations())  # the oracle checks its Truth against what each seat saw
+    mc = strategies.get(game_name, "mc:samples=8").margins(env.observations())
+    assert np.isfinite(labels).all() and (labels != mc).any()
+
+
+def test_an_oracle_labels_a_value_run_where_the_tables_keep_every_action(tmp_path: Path) -> None:
+    curve = supervised.train(replace(VALUE_PLAN, labels="oracle-mc", updates=100), tmp_path / "oracle", progress=False)
+    assert np.isfinite(curve[-1]["held_out_error"]) and curve[-1]["explained"] > 0
+    with pytest.raises(supervised.CannotLabel, match="keep every action"):
+        supervised.train(
+            supervised.Plan("gemstones", learn="value", labels="oracle-mc"), tmp_path / "gemstones", progress=False
+        )
+    with pytest.raises(strategies.StrategyError, match="cheats"):
+        supervised.train(replace(VALUE_PLAN, labels="mc:rollout=oracle-mc"), tmp_path / "nested", progress=False)

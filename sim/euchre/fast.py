@@ -460,6 +460,12 @@ class Tables(lockstep.BlockTables):
     def restart(self, rows: np.ndarray, deals: np.ndarray, round_ids: np.ndarray) -> None:
         self.block.restart(rows, _checked_deals(deals), np.asarray(round_ids, dtype=np.int64))
 
+    def actions_taken(self, rows: np.ndarray) -> np.ndarray:
+        """(n, SCRIPT_STEPS) int8 the action each of ``rows`` took at each script position, the
+        dealer's discard shown (what only the dealer sees: the hand's true record), ``NONE`` where
+        none was taken (yet)."""
+        return self.block.actions[rows].copy()
+
     def encoded(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The movers' observations of ``rows`` as ``observation.encode`` lays them out and their legal
         actions' masks (int8), written by compiled code from the tables' state."""

@@ -391,6 +391,12 @@ class Tables(lockstep.BlockTables):
         """The points of the cards each seat has discarded so far."""
         return self.block.points[rows]
 
+    def actions_taken(self, rows: np.ndarray) -> np.ndarray:
+        """(n, 52) int8 the card each of ``rows`` took at each step, face-down discards shown (what no
+        seat sees: the round's true record), ``NOT_YET`` from its next step on."""
+        block = self.block
+        return np.where(np.arange(NUM_CARDS) < block.steps[rows][:, None], block.actions[rows], NOT_YET).astype(np.int8)
+
     def encoded(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The movers' observations of ``rows`` as ``observation.encode`` lays them out and their legal
         actions' masks (int8), written by compiled code from the tables' state."""

@@ -7,7 +7,9 @@ learner's final margin less its margin in what is scored already (a margin: the 
 ``mc``'s learned leaves add to the margin a world has reached (``strategies.policy.SavedValue``).
 With ``labels`` (a lookahead strategy, such as ``mc``) the margin a position is labelled with is the
 lookahead's estimate there, the mean of its rollouts over sampled worlds, instead of the one episode's
-outcome: far less noise, and a target one lookahead better than the play that reached it.
+outcome: far less noise, and a target one lookahead better than the play that reached it. An oracle
+(``oracle-mc``, Straights and Euchre) labels a position with its lookahead in the true world, bound to
+the tables' true records (``VecEnv.true_records``): the open-hand value of the position.
 
 The run has two phases, each resumable after an interruption with nothing lost:
 
@@ -63,6 +65,7 @@ from sim.files import UnreadableFile, atomic_write_bytes, read_bounded
 from sim.games import default_engine
 from sim.training import checkpoint, network
 from sim.vecenv import VecEnv
+from strategies.montecarlo import Cheater
 from strategies.policy import save_network
 
 LEARNS = ("policy", "value")
@@ -195,10 +198,27 @@ def labelling_strategy(plan: Plan) -> Any:
         return None
     if plan.learn != "value":
         raise CannotLabel("--labels label a value run's positions: add --learn value")
-    labeller = strategy_registry.get_fair(plan.game, plan.labels, "labelling")
+    labeller = _oracle(plan) or strategy_registry.get_fair(plan.game, plan.labels, "labelling")
     if not callable(getattr(labeller, "margins", None)):
         raise CannotLabel(f"{plan.labels} cannot label positions: --labels takes a lookahead such as mc")
+    if isinstance(labeller, Cheater) and labeller.truth_of is None:
+        raise CannotLabel(
+            f"{plan.labels} cannot label {plan.game}'s positions: an oracle labels where the tables "
+            "keep every action (Straights, Euchre)"
+        )
     return labeller
+
+
+def _oracle(plan: Plan) -> Any:
+    """The strategy of ``plan.labels`` if it is a cheating one (an oracle, bound to the tables'
+    true records as it labels) seating no other cheat; else None, ``get_fair`` saying what is wrong."""
+    try:
+        outer, *inner = strategy_registry.spec_tree(plan.game, plan.labels)
+    except strategy_registry.StrategyError:
+        return None
+    if not outer.registration.cheating or any(node.registration.cheating for node in inner):
+        return None
+    return strategy_registry.get(plan.game, plan.labels)
 
 
 class CannotLabel(ValueError):
@@ -486,6 +506,8 @@ def _positions(
     for _ in range(steps):
         seen = env.observations()
         chosen = np.asarray(teacher.choose(seen), dtype=np.int64)
+        if isinstance(labeller, Cheater):
+            labeller.bind_records(*env.true_records())
         unlabelled = np.full(len(chosen), np.nan)
         labels.append((unlabelled if labeller is None else labeller.margins(seen)).astype(np.float32))
         encoded.append(obs["observation"])

@@ -512,6 +512,7 @@ class OracleLookahead(Cheater, EuchreLookahead):
     """CHEATS: mc's lookahead in the true world (sees every hand); needs bind(truth_of(...)): see its module."""
 
     worlds_per_decision = 1  # the true world is the only one, and rollouts in it are deterministic
+    truth_of = staticmethod(truth_of)
 
     def __init__(
         self,
