@@ -9,6 +9,7 @@ give the same run; and a bad action is refused, naming its table, before any tab
 
 from __future__ import annotations
 
+import types
 from collections.abc import Sequence
 
 import numpy as np
@@ -106,6 +107,27 @@ def test_tables_deal_episodes_in_order(game: str) -> None:
         runs.append(seen)
     for first, second in zip(*runs):
         np.testing.assert_array_equal(first, second)
+
+
+@pytest.mark.parametrize("game", BATCHED)
+def test_a_fast_engines_observations_carry_the_encoding_the_game_computes(game: str) -> None:
+    """Observations the tables make carry the compiled encoder's rows (``encoding.attach``), which the
+    game's ``encode`` returns (a network seated on the fast engine reads them): the very rows the
+    game's own encoding computes from the fields, which a copy of the fields alone still gets."""
+    record = games.load(game)
+    batched = VecEnv(game, 40, opponents=lineups(game)[0], seed=SEED)
+    obs, _ = batched.reset()
+    rng = np.random.default_rng(1)
+    for _ in range(6):
+        observation = batched.observations()
+        attached = record.encode(observation)
+        assert record.encode(observation) is attached  # read, not computed again
+        np.testing.assert_array_equal(attached, obs["observation"])
+        fields = types.SimpleNamespace(**{name: np.copy(values) for name, values in observation.arrays().items()})
+        computed = record.encode(fields)
+        assert computed is not attached
+        np.testing.assert_array_equal(computed, attached)
+        obs, *_ = batched.step(random_legal(rng, obs["action_mask"]))
 
 
 @pytest.mark.parametrize("game", BATCHED)

@@ -384,7 +384,8 @@ class _Block:
             self.take(mine, chosen)
 
     def observe(self, rows: np.ndarray) -> Observation:
-        """The movers' view of the hands ``rows``: fresh read-only arrays, so no later step changes them."""
+        """The movers' view of the hands ``rows``: fresh read-only arrays, so no later step changes them,
+        carrying their encoding (``encoding.attach``)."""
         position, seat, dealer = self.position[rows], self.mover(rows), self.dealer[rows]
         making = position < BIDS
         phase = np.where(making, Phase.MAKING, np.where(position == DISCARD_STEP, Phase.DISCARD, Phase.PLAYING))
@@ -414,7 +415,21 @@ class _Block:
         }
         for values in fields.values():
             values.flags.writeable = False
-        return Observation(**fields)
+        return encoding.attach(Observation(**fields), self.encoded(rows)[0])
+
+    def encoded(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The movers' observations of ``rows`` as ``observation.encode`` lays them out and their legal
+        actions' masks (int8), written by compiled code from the hands' state."""
+        # Left empty: the kernel writes every entry, zeroing each row as it fills it, which saves a
+        # pass over the whole array.
+        encoded = np.empty((len(rows), ENCODED_SIZE), dtype=np.float32)
+        masks = np.empty((len(rows), NUM_ACTIONS), dtype=np.int8)
+        _encode(
+            np.ascontiguousarray(rows, dtype=np.int64), self.dealer, self.upcard, self.holdings, self.position,
+            self.actions, self.trump, self.maker, self.making_round, self.tricks_won, self.leader,
+            self.seat_to_move, self.legal, self.scores, encoded, masks,
+        )  # fmt: skip
+        return encoded, masks
 
     def decision_steps(self, rows: np.ndarray) -> np.ndarray:
         """(n,) how many decisions each hand of ``rows`` has seen: its bids, discard and cards so far."""
@@ -467,19 +482,7 @@ class Tables(lockstep.BlockTables):
         return self.block.actions[rows].copy()
 
     def encoded(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The movers' observations of ``rows`` as ``observation.encode`` lays them out and their legal
-        actions' masks (int8), written by compiled code from the tables' state."""
-        block = self.block
-        # Left empty: the kernel writes every entry, zeroing each row as it fills it, which saves a
-        # pass over the whole array.
-        encoded = np.empty((len(rows), ENCODED_SIZE), dtype=np.float32)
-        masks = np.empty((len(rows), NUM_ACTIONS), dtype=np.int8)
-        _encode(
-            np.ascontiguousarray(rows, dtype=np.int64), block.dealer, block.upcard, block.holdings, block.position,
-            block.actions, block.trump, block.maker, block.making_round, block.tricks_won, block.leader,
-            block.seat_to_move, block.legal, block.scores, encoded, masks,
-        )  # fmt: skip
-        return encoded, masks
+        return self.block.encoded(rows)
 
 
 # Where each slice of ``observation.ENCODING`` starts in an encoded row.

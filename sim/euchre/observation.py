@@ -181,6 +181,7 @@ seats after it in turn order (to its left)."""
 ENCODED_SIZE = encoding.size(ENCODING)
 
 
+@encoding.reads_attached
 def encode(observation: Observation) -> np.ndarray:
     """(n, ENCODED_SIZE) float32: the observation as ``ENCODING`` lays it out, for learning agents."""
     seat = observation.seat

@@ -528,8 +528,20 @@ class _Games:
         return self.states.mover[rows]
 
     def observe(self, rows: np.ndarray) -> Observation:
-        """The movers' observations of ``rows``, paused at a decision: copies, so no later pass changes them."""
-        return _observation(self.states, rows, self.legal[rows], self.variants)
+        """The movers' observations of ``rows``, paused at a decision: copies, so no later pass changes
+        them, carrying their encoding (``encoding.attach``)."""
+        return encoding.attach(_observation(self.states, rows, self.legal[rows], self.variants), self.encoded(rows)[0])
+
+    def encoded(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The movers' observations of ``rows`` as ``observation.encode`` lays them out and their legal
+        actions' masks (int8), written by compiled code from the games' state."""
+        encoded = np.zeros((len(rows), ENCODED_SIZE), dtype=np.float32)
+        masks = np.empty((len(rows), NUM_ACTIONS), dtype=np.int8)
+        _ENCODE_ENTRY(
+            np.ascontiguousarray(rows, dtype=np.int64), _arrays_of(self.states), self.legal,
+            self.variants.third_chain_cost, encoded, masks,
+        )  # fmt: skip
+        return encoded, masks
 
     def take(self, rows: np.ndarray, actions: np.ndarray) -> None:
         """The movers of ``rows`` take ``actions`` when the rows next advance (checked then)."""
@@ -623,16 +635,7 @@ class Tables(lockstep.RoundsTables):
     scored = points  # coins are earned as the game plays
 
     def encoded(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The movers' observations of ``rows`` as ``observation.encode`` lays them out and their legal
-        actions' masks (int8), written by compiled code from the games' state."""
-        games = self.games
-        encoded = np.zeros((len(rows), ENCODED_SIZE), dtype=np.float32)
-        masks = np.empty((len(rows), NUM_ACTIONS), dtype=np.int8)
-        _ENCODE_ENTRY(
-            np.ascontiguousarray(rows, dtype=np.int64), _arrays_of(games.states), games.legal,
-            games.variants.third_chain_cost, encoded, masks,
-        )  # fmt: skip
-        return encoded, masks
+        return self.games.encoded(rows)
 
 
 # --------------------------------------------------------------------------- the kernels

@@ -418,7 +418,8 @@ class _Block:
                 self.take(mine, chosen)
 
     def observe(self, rows: np.ndarray) -> Observation:
-        """The movers' view of the hands ``rows``: fresh read-only arrays, so no later step changes them."""
+        """The movers' view of the hands ``rows``: fresh read-only arrays, so no later step changes them,
+        carrying their encoding (``encoding.attach``)."""
         seat = self.seat_to_move[rows]
         phase = self.phase[rows]
         hand = self.hands[rows, seat]
@@ -451,7 +452,19 @@ class _Block:
         }
         for values in fields.values():
             values.flags.writeable = False
-        return Observation(**fields)
+        return encoding.attach(Observation(**fields), self.encoded(rows)[0])
+
+    def encoded(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The movers' observations of ``rows`` as ``observation.encode`` lays them out and their legal
+        actions' masks (int8), written by compiled code from the hands' state."""
+        encoded = np.zeros((len(rows), ENCODED_SIZE), dtype=np.float32)
+        masks = np.zeros((len(rows), NUM_ACTIONS), dtype=np.int8)
+        _encode(
+            np.ascontiguousarray(rows, dtype=np.int64), self.seat_to_move, self.dealer, self.phase, self.hands,
+            self.pile, self.pile_size, self.pile_mask, self.took, self.threw, self.taken, self.next_stock,
+            self.scores, encoded, masks,
+        )  # fmt: skip
+        return encoded, masks
 
     def _raise_illegal(self, seats: lockstep.CompiledSeats, row: int, step: int, action: int) -> None:
         """The fault of the strategy whose compiled policy (or script) chose ``action``, not legal there."""
@@ -489,17 +502,7 @@ class Tables(lockstep.BlockTables):
         self.block.restart(rows, _checked_deals(deals), round_ids)
 
     def encoded(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The movers' observations of ``rows`` as ``observation.encode`` lays them out and their legal
-        actions' masks (int8), written by compiled code from the tables' state."""
-        block = self.block
-        encoded = np.zeros((len(rows), ENCODED_SIZE), dtype=np.float32)
-        masks = np.zeros((len(rows), NUM_ACTIONS), dtype=np.int8)
-        _encode(
-            np.ascontiguousarray(rows, dtype=np.int64), block.seat_to_move, block.dealer, block.phase, block.hands,
-            block.pile, block.pile_size, block.pile_mask, block.took, block.threw, block.taken, block.next_stock,
-            block.scores, encoded, masks,
-        )  # fmt: skip
-        return encoded, masks
+        return self.block.encoded(rows)
 
 
 # Where each slice of ``observation.ENCODING`` starts in an encoded row.

@@ -151,6 +151,7 @@ ENCODING: Layout = (
 ENCODED_SIZE = encoding.size(ENCODING)
 
 
+@encoding.reads_attached
 def encode(observation: Observation) -> np.ndarray:
     """(n, ENCODED_SIZE) float32: the observation as ``ENCODING`` lays it out, for learning agents."""
     seat = observation.seat

@@ -319,14 +319,15 @@ class _Block:
             self.take(mine, lockstep.choose_checked(strategy, self.observe(mine), NUM_CARDS, steps, seat[plays[seat]]))
 
     def observe(self, rows: np.ndarray) -> Observation:
-        """The movers' view of the rounds ``rows``: copies, so no later step changes them."""
+        """The movers' view of the rounds ``rows``: copies, so no later step changes them (the lazy
+        fields read steps already taken), carrying their encoding (``encoding.attach``)."""
         steps, leader = self.steps[rows], self.leader[rows]
         mover = steps % SEATS
         hand = self.hands.reshape(-1, SEATS, HAND)[rows, mover]
         held = (self.held[rows] >> (HAND * mover)) & HAND_MASK
         legal = (self.accept[rows] >> (HAND * mover)) & held
         options = np.where(legal == 0, held, legal)
-        return Observation(
+        observation = Observation(
             len(rows),
             {
                 "seat": (leader + mover) % SEATS,
@@ -343,6 +344,18 @@ class _Block:
                 "round_id": self.round_ids[rows],
             },
         )
+        return encoding.attach(observation, self.encoded(rows)[0])
+
+    def encoded(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The movers' observations of ``rows`` as ``observation.encode`` lays them out and their legal
+        actions' masks (int8), written by compiled code from the rounds' state."""
+        encoded = np.zeros((len(rows), ENCODED_SIZE), dtype=np.float32)
+        masks = np.zeros((len(rows), NUM_CARDS), dtype=np.int8)
+        _encode(
+            np.ascontiguousarray(rows, dtype=np.int64), self.hands.reshape(-1, HAND), self.held, self.accept,
+            self.table, self.actions, self.discarded, self.steps, self.leader, self.scores, encoded, masks,
+        )  # fmt: skip
+        return encoded, masks
 
     def _raise_illegal(self, seats: lockstep.CompiledSeats, row: int, step: int, card: int) -> None:
         """The fault of the strategy whose compiled policy (or script) chose ``card``, not an option there."""
@@ -398,16 +411,7 @@ class Tables(lockstep.BlockTables):
         return np.where(np.arange(NUM_CARDS) < block.steps[rows][:, None], block.actions[rows], NOT_YET).astype(np.int8)
 
     def encoded(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The movers' observations of ``rows`` as ``observation.encode`` lays them out and their legal
-        actions' masks (int8), written by compiled code from the tables' state."""
-        block = self.block
-        encoded = np.zeros((len(rows), ENCODED_SIZE), dtype=np.float32)
-        masks = np.zeros((len(rows), NUM_CARDS), dtype=np.int8)
-        _encode(
-            np.ascontiguousarray(rows, dtype=np.int64), block.hands.reshape(-1, HAND), block.held, block.accept,
-            block.table, block.actions, block.discarded, block.steps, block.leader, block.scores, encoded, masks,
-        )  # fmt: skip
-        return encoded, masks
+        return self.block.encoded(rows)
 
 
 # Where each slice of ``observation.ENCODING`` starts in an encoded row.

@@ -204,6 +204,7 @@ seats after it in turn order."""
 ENCODED_SIZE = encoding.size(ENCODING)
 
 
+@encoding.reads_attached
 def encode(observation: Observation) -> np.ndarray:
     """(n, ENCODED_SIZE) float32: the observation as ``ENCODING`` lays it out, for learning agents."""
     seat, step, history = observation.seat, observation.step, observation.history
