@@ -39,7 +39,8 @@ MAX_ENVS = 1 << 20  # tables at once: far more than a step's arrays want on this
 
 class Tables(Protocol):
     """A game's fast engine as batched environments drive it (``Game.tables``): rounds side by side,
-    each played by the kernel until it ends or a seat played in Python is to move."""
+    each played by the kernel until it ends or a seat played in Python is to move. Tables that keep
+    every action taken also offer ``actions_taken(rows)`` (``VecEnv.true_records``)."""
 
     def restart(self, rows: np.ndarray, deals: np.ndarray, round_ids: np.ndarray) -> None:
         """Deal ``deals`` afresh to ``rows``."""
