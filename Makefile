@@ -70,13 +70,17 @@ $(INSTALLED_TRAIN): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[train]'
 	touch $(INSTALLED) $(INSTALLED_TRAIN)
 
-.PHONY: weights weights-straights weights-gemstones
-weights: weights-straights weights-gemstones
+.PHONY: weights weights-straights weights-straights-policy weights-gemstones
+weights: weights-straights weights-straights-policy weights-gemstones
 
 weights-straights: $(INSTALLED_TRAIN)
 	$(BIN)/cardsim train --game straights --learn value --labels mc --explore 0.15 --positions 3000000 \
 	  --updates 20000 --batch 1024 --hidden 384,384 --evaluate-every 1000 --out results/value-straights
 	cp results/value-straights/value.npz strategies/straights/value.npz
+
+weights-straights-policy: $(INSTALLED_TRAIN)
+	$(BIN)/cardsim train --game straights --teacher mc --positions 400000 --out results/policy-straights
+	cp results/policy-straights/policy.npz strategies/straights/policy.npz
 
 weights-gemstones: $(INSTALLED_TRAIN)
 	$(BIN)/cardsim train --game gemstones --learn value --labels mc:horizon=0 --explore 0.15 --positions 1000000 \

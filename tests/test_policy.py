@@ -255,7 +255,11 @@ def test_a_retrained_policy_plays_another_tournament_run(tmp_path):
 SHIPPED_LEAVES = {
     "straights": (
         ("heuristic",) * 3,
-        ("mc:samples=4,leaves={path},leaf_turns=2", "search:samples=4,oversample=2,leaves={path}"),
+        (
+            "mc:samples=4,leaves={path},leaf_turns=2",
+            "search:samples=4,oversample=2,leaves={path}",
+            "mc:samples=4,rollout=(policy:path={policy}),leaves={path},leaf_turns=2",
+        ),
     ),
     "gemstones": (
         ("heuristic",),
@@ -267,14 +271,21 @@ SHIPPED_LEAVES = {
 @pytest.mark.parametrize("game_name", sorted(SHIPPED_LEAVES))
 def test_a_shipped_value_is_a_value_its_lookaheads_read_as_leaves(game_name: str) -> None:
     """strategies/<game>/value.npz (make weights) loads as the game's value network, and the
-    lookaheads that read it (``SHIPPED_LEAVES``) seat it: legal play on both engines alike."""
+    lookaheads that read it (``SHIPPED_LEAVES``) seat it: legal play on both engines alike. Where
+    the game ships a policy (policy.npz) too, it loads as one and rolls out for them."""
     path = Path(strategies.__file__).parent / game_name / "value.npz"
+    shipped_policy = path.with_name("policy.npz")
     value = load_value(game_name, str(path))
     assert value.weights[-1].shape[1] == 1
+    if shipped_policy.exists():
+        assert (
+            policy.load_policy(game_name, str(shipped_policy)).weights[-1].shape[1] == games.load(game_name).num_actions
+        )
     game = games.load(game_name)
     deals, rounds = game.deals(12, 0, 2), np.arange(2)
     others, lookaheads = SHIPPED_LEAVES[game_name]
     for spec in lookaheads:
-        lineup = [strategies.get(game_name, spec.format(path=path))] + [strategies.get(game_name, o) for o in others]
+        lookahead = strategies.get(game_name, spec.format(path=path, policy=shipped_policy))
+        lineup = [lookahead] + [strategies.get(game_name, o) for o in others]
         played = [game.play_rounds[engine](deals, lineup, rounds).points for engine in ("reference", "fast")]
         np.testing.assert_array_equal(played[0], played[1])
