@@ -289,3 +289,25 @@ def test_a_shipped_value_is_a_value_its_lookaheads_read_as_leaves(game_name: str
         lineup = [lookahead] + [strategies.get(game_name, o) for o in others]
         played = [game.play_rounds[engine](deals, lineup, rounds).points for engine in ("reference", "fast")]
         np.testing.assert_array_equal(played[0], played[1])
+
+
+def test_straights_best_is_mc_with_the_shipped_networks() -> None:
+    """``learned`` (``best``) plays as mc rolling out the shipped policy to the shipped value's leaves,
+    on both engines alike; it names the networks by digest, so a spec spelled out holds no path, and a
+    digest the shipped file does not have is refused."""
+    from strategies.straights import learned
+
+    assert strategies.info("straights", "best").name == "learned"
+    spelled = f"mc:rollout=(policy:path={learned.POLICY}),leaves={learned.VALUE},leaf_turns=2"
+    game = games.load("straights")
+    deals, rounds = game.deals(14, 0, 3), np.arange(3)
+    others = [strategies.get("straights", "heuristic")] * 3
+
+    def points(spec: str, engine: str = "fast") -> np.ndarray:
+        return game.play_rounds[engine](deals, [strategies.get("straights", spec), *others], rounds).points
+
+    np.testing.assert_array_equal(points("best"), points(spelled))
+    np.testing.assert_array_equal(points("best", "reference"), points("best"))
+    assert str(learned.POLICY.parent) not in strategies.resolved("straights", "best")
+    with pytest.raises(strategies.StrategyError, match="sha256"):
+        strategies.get("straights", f"learned:value_sha256={'0' * 64}")

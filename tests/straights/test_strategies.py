@@ -299,4 +299,4 @@ def test_oracle_is_marked_cheating_and_best_is_not_the_oracle():
     oracle = strategies.info("straights", "oracle-mc")
     assert oracle.cheating and oracle.description.startswith("CHEATS:")
     best = strategies.info("straights", "best")
-    assert best.name == "search" and not best.cheating  # docs/search.md
+    assert best.name == "learned" and not best.cheating  # docs/search.md

@@ -1,0 +1,53 @@
+"""``learned``: ``mc`` with the shipped networks, Straights' ``best`` (issue 47).
+
+Each candidate is rolled out by the shipped policy (``policy.npz``: a network imitating ``mc``, made
+by ``make weights-straights-policy``) in every seat until our player has been to move twice, and valued
+there by the shipped value network (``value.npz``, ``make weights-straights``): the same player as
+``mc:rollout=(policy:path=P),leaves=V,leaf_turns=2``. At one table with ``search`` and two
+``heuristic`` seats it lost 0.34 [0.04, 0.65] points a round fewer than ``search`` over every duplicate
+seating of 900 fresh deals (docs/search.md).
+
+The networks are named by their digests (``policy_sha256``, ``value_sha256``, defaulting to the
+shipped files'), not by a path: a spec spelled out, and so a run's id, is the same wherever the package
+is installed, and changes when a network is made again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Annotated
+
+from sim.files import read_bounded
+from strategies import SEED_MAX, Between, register
+from strategies.policy import MAX_POLICY_BYTES
+from strategies.straights.mc import MAX_SAMPLES, MonteCarloLookahead
+
+POLICY = Path(__file__).with_name("policy.npz")
+VALUE = Path(__file__).with_name("value.npz")
+LEAF_TURNS = 2  # as measured: the value asked when our player is to move the second time
+
+
+def shipped_digest(path: Path) -> str:
+    """The SHA-256 (hex) of a shipped network's file."""
+    return hashlib.sha256(read_bounded(path, MAX_POLICY_BYTES, "shipped network")).hexdigest()
+
+
+@register("straights", "learned", deterministic=True)
+def learned(
+    samples: Annotated[int, Between(2, MAX_SAMPLES)] = 32,
+    seed: Annotated[int, Between(0, SEED_MAX)] = 0,
+    confidence: Annotated[float, Between(0.0, 100.0)] = 1.0,
+    policy_sha256: str = shipped_digest(POLICY),
+    value_sha256: str = shipped_digest(VALUE),
+) -> MonteCarloLookahead:
+    """mc rolling out the shipped policy to the shipped value's leaves (see the module)."""
+    return MonteCarloLookahead(
+        samples=samples,
+        rollout=f"policy:path={POLICY},sha256={policy_sha256}",
+        seed=seed,
+        confidence=confidence,
+        leaves=str(VALUE),
+        leaves_sha256=value_sha256,
+        leaf_turns=LEAF_TURNS,
+    )
