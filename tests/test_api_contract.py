@@ -58,7 +58,7 @@ MAX_ROUND_STEPS = 5_000  # no round (hand) of any game takes more decisions
 MAX_GAME_STEPS = 200_000  # nor any whole game (random Gin Rummy voids many hands)
 GAME_IDS = (3, 8, 21)  # whole games per game, by id (not 0: round ids must name their game)
 CLONE_RATE = 0.1  # the share of decisions at which clones are checked
-SLOW_STRATEGIES = {"mc", "oracle-mc", "search"}  # lookahead: seconds per decision
+SLOW_STRATEGIES = {"mc", "oracle-mc", "search", "learned"}  # lookahead: seconds per decision
 
 
 def rng_for(test: str, name: str) -> np.random.Generator:

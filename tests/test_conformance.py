@@ -13,7 +13,7 @@ import strategies
 from sim import games, tournament
 from sim.results import RunStore
 
-SLOW = {"mc", "oracle-mc", "search"}  # lookahead: seconds per deal on the reference engine
+SLOW = {"mc", "oracle-mc", "search", "learned"}  # lookahead: seconds per deal on the reference engine
 
 
 def lineup(game: games.Game) -> tuple[str, ...]:

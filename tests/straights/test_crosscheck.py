@@ -11,7 +11,7 @@ import strategies
 from sim.crosscheck import crosscheck
 from strategies.straights.first_legal import FirstLegal
 
-LOOKAHEAD = {"mc", "oracle-mc", "search"}
+LOOKAHEAD = {"mc", "oracle-mc", "search", "learned"}
 # first-legal sits beside each of these in every lineup below (and in test_fast's mixed seats, on as
 # many deals), so it is checked on 4,000 deals without a run of its own.
 CHEAP_DETERMINISTIC = [
