@@ -198,7 +198,7 @@ def labelling_strategy(plan: Plan) -> Any:
         return None
     if plan.learn != "value":
         raise CannotLabel("--labels label a value run's positions: add --learn value")
-    labeller = _oracle(plan) or strategy_registry.get_fair(plan.game, plan.labels, "labelling")
+    labeller = _oracle(plan) or strategy_registry.get_fair(plan.game, plan.labels, "labelling runs")
     if not callable(getattr(labeller, "margins", None)):
         raise CannotLabel(f"{plan.labels} cannot label positions: --labels takes a lookahead such as mc")
     if isinstance(labeller, Cheater) and labeller.truth_of is None:
