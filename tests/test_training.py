@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import strategies
-from sim import games
+from sim import cli, games
 from sim.training import checkpoint, network, supervised
 from strategies.policy import load_policy, load_value, save_network
 
@@ -109,8 +109,10 @@ def test_another_plans_folder_is_refused(finished: tuple[Path, list[dict]]) -> N
         supervised.train(replace(PLAN, teacher="first-legal"), folder, progress=False)
 
 
-def test_cardsim_train_says_bad_input_in_one_line(tmp_path: Path) -> None:
-    """One line each (after argparse's usage, for a bad argument), status 2, nothing trained."""
+def test_cardsim_train_says_bad_input_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """One line each (after argparse's usage, for a bad argument), status 2, nothing trained. In this
+    process, as ``cardsim`` runs it (a fresh process each cost two seconds of imports); the last one
+    through the installed program."""
     (tmp_path / "plan.json").write_text(json.dumps({"game": "straights"}))
     for arguments, said in [
         (["--hidden", "3,,4"], "invalid width"),
@@ -122,13 +124,20 @@ def test_cardsim_train_says_bad_input_in_one_line(tmp_path: Path) -> None:
         (["--learn", "value", "--labels", "heuristic", "--out", str(tmp_path / "labels")], "takes a lookahead"),
         (["--learn", "value", "--explore", "2"], "out of range"),
     ]:
-        run = subprocess.run(
-            [sys.executable, "-m", "sim.cli", "train", *arguments], capture_output=True, text=True, timeout=120
-        )
-        assert run.returncode == 2, run.stderr
-        lines = [line for line in run.stderr.splitlines() if not line.startswith(("usage:", " "))]
-        assert run.stdout == "" and len(lines) == 1 and said in lines[0] and "Traceback" not in run.stderr, run.stderr
+        try:
+            status = cli.main(["train", *arguments])
+        except SystemExit as refused:  # argparse's way
+            status = refused.code
+        out, err = capsys.readouterr()
+        lines = [line for line in err.splitlines() if not line.startswith(("usage:", " "))]
+        assert status == 2 and out == "" and len(lines) == 1 and said in lines[0], err
     assert not (tmp_path / "labels").exists()  # refused before any folder is claimed
+    run = subprocess.run(
+        [sys.executable, "-m", "sim.cli", "train", "--positions", "9" * 5000], capture_output=True, text=True, timeout=120
+    )
+    assert run.returncode == 2 and run.stdout == "" and "Traceback" not in run.stderr, run.stderr
+    (line,) = [line for line in run.stderr.splitlines() if not line.startswith(("usage:", " "))]
+    assert line.startswith("cardsim train: error: argument --positions: invalid number") and len(line) < 200
 
 
 VALUE_PLAN = replace(PLAN, learn="value", positions=30000, envs=200, updates=300, evaluate_every=100)
