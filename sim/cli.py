@@ -457,6 +457,7 @@ def command_train(args: argparse.Namespace) -> int:
         strategies.get_fair(plan.game, plan.player, "training")
     try:
         supervised.labelling_strategy(plan)
+        supervised.auxiliary_strategy(plan)
     except supervised.CannotLabel as error:
         raise UsageError(str(error)) from None
     out = Path(args.out or DEFAULT_RESULTS / f"train-{plan.game}-{plan.learn}-seed{plan.seed}")
@@ -697,6 +698,10 @@ def argument_parser() -> argparse.ArgumentParser:
         metavar="SPEC",
         help="a value run: label positions with this lookahead's margins (e.g. mc; oracle-mc: in the true world)",
     )
+    train.add_argument(
+        "--auxiliary", metavar="SPEC",
+        help="a value run: a second output learns this lookahead's margins beside them (e.g. oracle-mc); not written",
+    )  # fmt: skip
     train.add_argument("--seed", type=_seed, help="positions from this seed, measured on the next (default 0)")
     train.add_argument("--out", metavar="DIR", help="folder of the run (default: results/train-GAME-seedS)")
     train.add_argument("--quiet", action="store_true", help="no progress bars")

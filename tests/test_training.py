@@ -133,7 +133,10 @@ def test_cardsim_train_says_bad_input_in_one_line(tmp_path: Path, capsys: pytest
         assert status == 2 and out == "" and len(lines) == 1 and said in lines[0], err
     assert not (tmp_path / "labels").exists()  # refused before any folder is claimed
     run = subprocess.run(
-        [sys.executable, "-m", "sim.cli", "train", "--positions", "9" * 5000], capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "sim.cli", "train", "--positions", "9" * 5000],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert run.returncode == 2 and run.stdout == "" and "Traceback" not in run.stderr, run.stderr
     (line,) = [line for line in run.stderr.splitlines() if not line.startswith(("usage:", " "))]
@@ -267,7 +270,15 @@ def test_labels_need_a_value_run_and_a_lookahead(tmp_path: Path) -> None:
         supervised.train(replace(VALUE_PLAN, labels="heuristic"), tmp_path / "value", progress=False)
 
 
-@pytest.mark.parametrize("plan", [PLAN, VALUE_PLAN, replace(VALUE_PLAN, labels="mc:samples=8", hidden=())])
+@pytest.mark.parametrize(
+    "plan",
+    [
+        PLAN,
+        VALUE_PLAN,
+        replace(VALUE_PLAN, labels="mc:samples=8", hidden=()),
+        replace(VALUE_PLAN, auxiliary="oracle-mc"),
+    ],
+)
 def test_the_report_names_the_command_that_makes_the_run(plan: supervised.Plan, tmp_path: Path) -> None:
     """The command on a run's page, parsed as ``cardsim train`` parses it, is the run's plan."""
     import shlex
@@ -439,9 +450,58 @@ def test_the_tables_true_records_replay_to_the_learners_positions(game_name: str
 def test_an_oracle_labels_a_value_run_where_the_tables_keep_every_action(tmp_path: Path) -> None:
     curve = supervised.train(replace(VALUE_PLAN, labels="oracle-mc", updates=100), tmp_path / "oracle", progress=False)
     assert np.isfinite(curve[-1]["held_out_error"]) and curve[-1]["explained"] > 0
+    _an_auxiliary_target_is_learned_beside_the_margins_and_not_written(tmp_path)
     with pytest.raises(supervised.CannotLabel, match="keep every action"):
         supervised.train(
             supervised.Plan("gemstones", learn="value", labels="oracle-mc"), tmp_path / "gemstones", progress=False
         )
     with pytest.raises(strategies.StrategyError, match="cheats"):
         supervised.train(replace(VALUE_PLAN, labels="mc:rollout=oracle-mc"), tmp_path / "nested", progress=False)
+
+
+def _an_auxiliary_target_is_learned_beside_the_margins_and_not_written(tmp_path: Path) -> None:
+    """The oracle as an auxiliary target beside the episodes' margins: the positions carry the labels
+    the oracle gave as the main target of the same positions (``tmp_path / "oracle"``), the network
+    learns both outputs, and the file holds the first alone, in points, as the run's checkpoint
+    computes it."""
+    plan = replace(VALUE_PLAN, auxiliary="oracle-mc")
+    curve = supervised.train(plan, tmp_path / "auxiliary", progress=False)
+    heuristic = strategies.get("straights", "heuristic")
+    positions = supervised.collect(plan, heuristic, tmp_path / "auxiliary" / "positions", False)
+    labelled = supervised.collect(plan, heuristic, tmp_path / "oracle" / "positions", False)  # the same deals and play
+    np.testing.assert_array_equal(positions.auxiliary, labelled.labels)
+    assert np.isnan(positions.labels).all() and np.isfinite(positions.auxiliary).all()
+    assert curve[-1]["auxiliary_error"] < curve[0]["auxiliary_error"] and curve[-1]["explained"] > 0.3
+    saved = checkpoint.load(tmp_path / "auxiliary" / checkpoint.LATEST, _template(outputs=2), plan.config())
+    encoded = np.random.default_rng(0).random((64, games.load("straights").observation_size), dtype=np.float32)
+    scale = supervised.task_of(plan, positions).scale
+    expected = np.asarray(network.scores(saved.arrays[0], jnp.asarray(encoded)))[:, 0] * scale
+    written = load_value("straights", str(tmp_path / "auxiliary" / plan.network_file))
+    np.testing.assert_allclose(written.values(encoded), expected, rtol=1e-5, atol=1e-3)
+    with pytest.raises(supervised.CannotLabel, match="--auxiliary label a value run's positions"):
+        supervised.train(replace(PLAN, auxiliary="oracle-mc"), tmp_path / "policy", progress=False)
+
+
+def test_positions_stored_before_auxiliary_labels_are_read_without_them(value_run, tmp_path: Path) -> None:
+    """A chunk written before chunks held auxiliary labels resumes as it was, its auxiliary labels NaN."""
+    folder, _ = value_run
+    heuristic = strategies.get("straights", "heuristic")
+    now = supervised.collect(VALUE_PLAN, heuristic, folder / "positions", False)
+    (tmp_path / "positions").mkdir()
+    for path in sorted((folder / "positions").iterdir()):
+        with np.load(path) as archive:
+            older = {name: archive[name] for name in archive.files if name != "auxiliary"}
+        np.savez_compressed(tmp_path / "positions" / path.name, **older)
+    before = supervised.collect(VALUE_PLAN, _refusing_teacher(), tmp_path / "positions", False)
+    for name in ("encoded", "masks", "actions", "margins", "scored", "labels", "auxiliary"):
+        np.testing.assert_array_equal(getattr(before, name), getattr(now, name), err_msg=name)
+
+
+def _refusing_teacher():
+    """A teacher that fails if asked: the positions must all be read back, none collected again."""
+
+    class Refusing:
+        def choose(self, observation):
+            raise AssertionError("a stored chunk was collected again")
+
+    return Refusing()

@@ -9,7 +9,10 @@ With ``labels`` (a lookahead strategy, such as ``mc``) the margin a position is 
 lookahead's estimate there, the mean of its rollouts over sampled worlds, instead of the one episode's
 outcome: far less noise, and a target one lookahead better than the play that reached it. An oracle
 (``oracle-mc``, Straights and Euchre) labels a position with its lookahead in the true world, bound to
-the tables' true records (``VecEnv.true_records``): the open-hand value of the position.
+the tables' true records (``VecEnv.true_records``): the open-hand value of the position. With
+``auxiliary`` (another labeller, such as ``oracle-mc``) a value network has a second output fitted to
+that labeller's margins beside the first: its hidden layers learn from both, and only the first
+output is written.
 
 The run has two phases, each resumable after an interruption with nothing lost:
 
@@ -97,6 +100,7 @@ class Plan:
     labels: str = ""
     seed: int = 0
     player: str = ""  # who moves the learner's seat (empty: the teacher)
+    auxiliary: str = ""  # a value run's second labeller, fitted by a second output not written
 
     def __post_init__(self) -> None:
         if self.learn not in LEARNS:
@@ -106,10 +110,11 @@ class Plan:
 
     def config(self) -> dict:
         """The plan as JSON values: what a checkpoint must have been made by to be resumed. ``player``
-        only when set, as runs made before it existed record it."""
+        and ``auxiliary`` only when set, as runs made before they existed record them."""
         settings = dataclasses.asdict(self)
-        if not self.player:
-            del settings["player"]
+        for later in ("player", "auxiliary"):
+            if not settings[later]:
+                del settings[later]
         return json.loads(json.dumps(settings))
 
     @property
@@ -137,6 +142,8 @@ class Positions(NamedTuple):
     """(n,) float32 the learner's margin in what was scored before the position (``VecEnv.scored``)."""
     labels: np.ndarray
     """(n,) float32 the labelling lookahead's margin at the position (NaN without one)."""
+    auxiliary: np.ndarray
+    """(n,) float32 the auxiliary labeller's margin at the position (NaN without one)."""
 
 
 @dataclass(frozen=True)
@@ -159,10 +166,11 @@ def train(plan: Plan, folder: Path, progress: bool = True, warn: Callable[[str],
     game = games.load(plan.game)
     teacher = strategy_registry.get_fair(plan.game, plan.teacher, "training")
     labeller = labelling_strategy(plan)  # a bad one refused before the folder is claimed
+    auxiliary = auxiliary_strategy(plan)
     player = strategy_registry.get_fair(plan.game, plan.player, "training") if plan.player else None
     folder.mkdir(parents=True, exist_ok=True)
     _claim(folder, plan)
-    task = task_of(plan, collect(plan, teacher, folder / "positions", progress, labeller, player))
+    task = task_of(plan, collect(plan, teacher, folder / "positions", progress, (labeller, auxiliary), player))
     params = network.initial(jax.random.PRNGKey(plan.seed), [game.observation_size, *plan.hidden, task.outputs])
     optimizer = optax.adam(plan.learning_rate)
     state = (params, optimizer.init(params))
@@ -194,31 +202,40 @@ def train(plan: Plan, folder: Path, progress: bool = True, warn: Callable[[str],
 def labelling_strategy(plan: Plan) -> Any:
     """The strategy of ``plan.labels`` (None without), refused in one line unless it is a lookahead
     that can label positions with margins."""
-    if not plan.labels:
+    return _labeller(plan, plan.labels, "--labels")
+
+
+def auxiliary_strategy(plan: Plan) -> Any:
+    """The strategy of ``plan.auxiliary`` (None without), refused as ``labelling_strategy`` refuses."""
+    return _labeller(plan, plan.auxiliary, "--auxiliary")
+
+
+def _labeller(plan: Plan, spec: str, option: str) -> Any:
+    if not spec:
         return None
     if plan.learn != "value":
-        raise CannotLabel("--labels label a value run's positions: add --learn value")
-    labeller = _oracle(plan) or strategy_registry.get_fair(plan.game, plan.labels, "labelling runs")
+        raise CannotLabel(f"{option} label a value run's positions: add --learn value")
+    labeller = _oracle(plan.game, spec) or strategy_registry.get_fair(plan.game, spec, "labelling runs")
     if not callable(getattr(labeller, "margins", None)):
-        raise CannotLabel(f"{plan.labels} cannot label positions: --labels takes a lookahead such as mc")
+        raise CannotLabel(f"{spec} cannot label positions: {option} takes a lookahead such as mc")
     if isinstance(labeller, Cheater) and labeller.truth_of is None:
         raise CannotLabel(
-            f"{plan.labels} cannot label {plan.game}'s positions: an oracle labels where the tables "
+            f"{spec} cannot label {plan.game}'s positions: an oracle labels where the tables "
             "keep every action (Straights, Euchre)"
         )
     return labeller
 
 
-def _oracle(plan: Plan) -> Any:
-    """The strategy of ``plan.labels`` if it is a cheating one (an oracle, bound to the tables'
-    true records as it labels) seating no other cheat; else None, ``get_fair`` saying what is wrong."""
+def _oracle(game: str, spec: str) -> Any:
+    """The strategy of ``spec`` if it is a cheating one (an oracle, bound to the tables' true
+    records as it labels) seating no other cheat; else None, ``get_fair`` saying what is wrong."""
     try:
-        outer, *inner = strategy_registry.spec_tree(plan.game, plan.labels)
+        outer, *inner = strategy_registry.spec_tree(game, spec)
     except strategy_registry.StrategyError:
         return None
     if not outer.registration.cheating or any(node.registration.cheating for node in inner):
         return None
-    return strategy_registry.get(plan.game, plan.labels)
+    return strategy_registry.get(game, spec)
 
 
 class CannotLabel(ValueError):
@@ -250,13 +267,15 @@ def task_of(plan: Plan, positions: Positions) -> Task:
             "a value run needs more --positions per table (--envs)"
         )
     scale = float(to_come[fitted].std()) or 1.0
-    targets = to_come / scale
+    targets = [to_come / scale]
+    if plan.auxiliary:  # in the first target's units, so that neither output's error outweighs the other's
+        targets.append((positions.auxiliary - positions.scored) / scale)
     return Task(
-        1,
-        network.value_loss,
-        (positions.encoded, targets),
+        len(targets),
+        network.value_and_auxiliary_loss if plan.auxiliary else network.value_loss,
+        (positions.encoded, *targets),
         fitted,
-        (jnp.asarray(positions.encoded[checked]), jnp.asarray(targets[checked])),
+        (jnp.asarray(positions.encoded[checked]), *(jnp.asarray(target[checked]) for target in targets)),
         scale,
     )
 
@@ -303,10 +322,14 @@ def measured(plan: Plan, task: Task, params: network.Params, step: int, loss: fl
     for a value its held-out error in points and the share of the margins' variance it explains."""
     row = {"update": step, "loss": loss, "held_out_loss": float(task.loss(params, *task.checked))}
     if plan.learn == "value":
-        encoded, targets = task.checked
-        error = float(jnp.sqrt(jnp.mean((network.scores(params, encoded)[:, 0] - targets) ** 2)))
-        explained = 1.0 - row["held_out_loss"] / float(jnp.var(targets))
-        return row | {"held_out_error": error * task.scale, "explained": explained}
+        encoded, *targets = task.checked
+        values = network.scores(params, encoded)
+        squared = [float(jnp.mean((values[:, output] - target) ** 2)) for output, target in enumerate(targets)]
+        explained = 1.0 - squared[0] / float(jnp.var(targets[0]))
+        row |= {"held_out_error": np.sqrt(squared[0]) * task.scale, "explained": explained}
+        if plan.auxiliary:
+            row |= {"auxiliary_error": np.sqrt(squared[1]) * task.scale}
+        return row
     win_rate, reward = played(plan, params)
     return row | {
         "agreement": float(network.agreement(params, *task.checked)),
@@ -352,15 +375,19 @@ def keep(
     folder: Path, plan: Plan, task: Task, state: Any, step: int, sampler: np.random.Generator, curve: list[dict]
 ) -> None:
     """Write the checkpoint, the learning curve (table, plot and report page) and, when its held-out
-    loss is the lowest yet, the network's file: a network that has begun to overfit does not replace a better one."""
+    loss is the lowest yet, the network's file: a network that has begun to overfit does not replace a better one.
+    A value is judged by its held-out error alone, and written with its first output only (an
+    auxiliary output is only learned from)."""
     import pandas as pd
 
     from sim import page, plots
 
     checkpoint.save(folder, checkpoint.Saved(state, step, dict(sampler.bit_generator.state), curve), plan.config())
-    if curve[-1]["held_out_loss"] <= min(row["held_out_loss"] for row in curve):  # the best so far is kept
+    judged_by = "held_out_error" if plan.learn == "value" else "held_out_loss"
+    if curve[-1][judged_by] <= min(row[judged_by] for row in curve):  # the best so far is kept
         weights, biases = network.layers_of(state[0])
-        weights[-1], biases[-1] = weights[-1] * task.scale, biases[-1] * task.scale
+        if plan.learn == "value":
+            weights[-1], biases[-1] = weights[-1][:, :1] * task.scale, biases[-1][:1] * task.scale
         save_network(folder / plan.network_file, plan.game, weights, biases)
     table = pd.DataFrame(curve)
     atomic_write_bytes(folder / CURVE_CSV, table.to_csv(index=False).encode())
@@ -398,8 +425,9 @@ def _lineup(plan: Plan, seats: int) -> list[str | None]:
 
 class Chunk(NamedTuple):
     """A positions file: ``Positions``' first three arrays, the action played at each position, the
-    margin scored before it, its label and its episode, and the episodes that ended in the chunk with the
-    learner's margin in each."""
+    margin scored before it, its label and its episode, the episodes that ended in the chunk with the
+    learner's margin in each, and each position's auxiliary label (last: files written before it
+    existed have none, read as NaN)."""
 
     encoded: np.ndarray
     masks: np.ndarray
@@ -410,14 +438,21 @@ class Chunk(NamedTuple):
     episodes: np.ndarray
     ended: np.ndarray
     margins: np.ndarray
+    auxiliary: np.ndarray
 
 
 def collect(
-    plan: Plan, teacher: Any, folder: Path, progress: bool, labeller: Any = None, player: Any = None
+    plan: Plan,
+    teacher: Any,
+    folder: Path,
+    progress: bool,
+    labellers: tuple[Any, Any] = (None, None),
+    player: Any = None,
 ) -> Positions:
     """Every position of the run, collected now or read from ``folder`` where an earlier run left them
-    (their actions replayed on the tables). ``labeller`` (``plan.labels``' strategy) labels them;
-    ``player`` (``plan.player``'s) moves the learner's seat, if not the teacher."""
+    (their actions replayed on the tables). ``labellers`` (``plan.labels``' and ``plan.auxiliary``'s
+    strategies, None for either not asked) label them; ``player`` (``plan.player``'s) moves the
+    learner's seat, if not the teacher."""
     folder.mkdir(exist_ok=True)
     env = VecEnv(plan.game, plan.envs, opponents=_lineup(plan, games.load(plan.game).num_seats), seed=plan.seed)
     obs, infos = env.reset()
@@ -430,7 +465,7 @@ def collect(
             chunk = _stored_chunk(path, env, steps)
             if chunk is None:
                 explorer = Explorer(plan.explore, np.random.default_rng([plan.seed, first]))
-                deciders = Deciders(teacher, player, explorer, labeller)
+                deciders = Deciders(teacher, player, explorer, *labellers)
                 chunk, obs, infos = _positions(env, obs, infos, deciders, steps, bar.update)
                 atomic_write_bytes(path, _chunk_bytes(chunk))
             else:
@@ -440,10 +475,10 @@ def collect(
             chunks.append(chunk)
     finally:
         bar.close()
-    encoded, masks, actions, _, scored, labels, episodes, ended, margins = _joined(chunks)
+    encoded, masks, actions, _, scored, labels, episodes, ended, margins, auxiliary = _joined(chunks)
     margin_of = np.full(env.next_episode, np.nan, dtype=np.float32)
     margin_of[ended] = margins
-    return Positions(encoded, masks, actions, margin_of[episodes], scored, labels)
+    return Positions(encoded, masks, actions, margin_of[episodes], scored, labels, auxiliary)
 
 
 def _joined(chunks: list[Chunk]) -> Chunk:
@@ -487,13 +522,14 @@ class Explorer:
 
 class Deciders(NamedTuple):
     """Who is asked at a learner's decision: the ``teacher`` (the action learned), the ``player``
-    (the action played; None: the teacher's), the ``explorer`` (now and then another) and the
-    ``labeller`` (the margin learned; None: the episode's)."""
+    (the action played; None: the teacher's), the ``explorer`` (now and then another), the
+    ``labeller`` (the margin learned; None: the episode's) and the ``auxiliary`` labeller (None: none)."""
 
     teacher: Any
     player: Any
     explorer: Explorer
-    labeller: Any
+    labeller: Any = None
+    auxiliary: Any = None
 
 
 def _positions(
@@ -501,15 +537,13 @@ def _positions(
 ) -> tuple[Chunk, dict, dict]:
     """``steps`` steps of ``env`` from ``obs`` on, the ``deciders`` asked at every learner decision:
     the positions and the observations and infos after them."""
-    teacher, player, explorer, labeller = deciders
-    encoded, masks, actions, played, scored, labels, episodes, ended, margins = [], [], [], [], [], [], [], [], []
+    teacher, player, explorer, labeller, second = deciders
+    encoded, masks, actions, played, scored, labels, episodes, ended, margins, auxiliary = ([] for _ in Chunk._fields)
     for _ in range(steps):
         seen = env.observations()
         chosen = np.asarray(teacher.choose(seen), dtype=np.int64)
-        if isinstance(labeller, Cheater):
-            labeller.bind_records(*env.true_records())
-        unlabelled = np.full(len(chosen), np.nan)
-        labels.append((unlabelled if labeller is None else labeller.margins(seen)).astype(np.float32))
+        labels.append(_labels(labeller, env, seen))
+        auxiliary.append(_labels(second, env, seen))
         encoded.append(obs["observation"])
         masks.append(obs["action_mask"])
         actions.append(chosen)
@@ -522,8 +556,18 @@ def _positions(
         margins.append(margins_of(after["final_rewards"][terminated]))
         infos = after
         done()
-    parts = (encoded, masks, actions, played, scored, labels, episodes, ended, margins)
+    parts = (encoded, masks, actions, played, scored, labels, episodes, ended, margins, auxiliary)
     return Chunk(*(np.concatenate(part) for part in parts)), obs, infos
+
+
+def _labels(labeller: Any, env: VecEnv, seen: Any) -> np.ndarray:
+    """(n,) float32 ``labeller``'s margins at the learner's decisions ``seen`` (an oracle bound to the
+    tables' true records first); NaN without a labeller."""
+    if labeller is None:
+        return np.full(env.num_envs, np.nan, dtype=np.float32)
+    if isinstance(labeller, Cheater):
+        labeller.bind_records(*env.true_records())
+    return np.asarray(labeller.margins(seen), dtype=np.float32)
 
 
 def _chunk_bytes(chunk: Chunk) -> bytes:
@@ -540,11 +584,15 @@ def _stored_chunk(path: Path, env: VecEnv, steps: int) -> Chunk | None:
     rows, game = steps * env.num_envs, env.game
     try:
         with np.load(io.BytesIO(read_bounded(path, MAX_CHUNK_BYTES, "positions")), allow_pickle=False) as archive:
-            chunk = Chunk(*(archive[name] for name in Chunk._fields))
+            unlabelled = np.full(rows, np.nan, dtype=np.float32)  # a file from before auxiliary labels
+            stored = {name: archive[name] for name in Chunk._fields[:-1]}
+            chunk = Chunk(**stored, auxiliary=archive.get("auxiliary", unlabelled))
     except (UnreadableFile, zipfile.BadZipFile, EOFError, ValueError, KeyError, OSError):
         return None
     shapes = [(rows, game.observation_size), (rows, game.num_actions), *[(rows,)] * 5]
-    if [part.shape for part in chunk[:7]] != shapes or [part.dtype.kind for part in chunk] != list("fiiiffiif"):
+    if [part.shape for part in chunk[:7]] != shapes or [part.dtype.kind for part in chunk] != list("fiiiffiiff"):
+        return None
+    if chunk.auxiliary.shape != (rows,):
         return None
     if chunk.ended.shape != chunk.margins.shape or chunk.ended.ndim != 1:
         return None
