@@ -702,6 +702,10 @@ def argument_parser() -> argparse.ArgumentParser:
         "--auxiliary", metavar="SPEC",
         help="a value run: a second output learns this lookahead's margins beside them (e.g. oracle-mc); not written",
     )  # fmt: skip
+    train.add_argument(
+        "--auxiliary-weight", type=bounded_float_argument(0.0, 100.0, "weight"), metavar="W",
+        help="the auxiliary target's share of the loss, each target at unit spread (default 1)",
+    )  # fmt: skip
     train.add_argument("--seed", type=_seed, help="positions from this seed, measured on the next (default 0)")
     train.add_argument("--out", metavar="DIR", help="folder of the run (default: results/train-GAME-seedS)")
     train.add_argument("--quiet", action="store_true", help="no progress bars")

@@ -276,7 +276,7 @@ def test_labels_need_a_value_run_and_a_lookahead(tmp_path: Path) -> None:
         PLAN,
         VALUE_PLAN,
         replace(VALUE_PLAN, labels="mc:samples=8", hidden=()),
-        replace(VALUE_PLAN, auxiliary="oracle-mc"),
+        replace(VALUE_PLAN, auxiliary="oracle-mc", auxiliary_weight=0.25),
     ],
 )
 def test_the_report_names_the_command_that_makes_the_run(plan: supervised.Plan, tmp_path: Path) -> None:

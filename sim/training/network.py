@@ -50,11 +50,13 @@ def value_loss(params: Params, encoded: jax.Array, targets: jax.Array) -> jax.Ar
     return jnp.mean((scores(params, encoded)[:, 0] - targets) ** 2)
 
 
-def value_and_auxiliary_loss(params: Params, encoded: jax.Array, targets: jax.Array, auxiliary: jax.Array) -> jax.Array:
-    """The mean squared error of the network's first output against ``targets`` plus its second's
-    against ``auxiliary``: a second target the hidden layers learn from, whose output is not kept."""
+def value_and_auxiliary_loss(
+    params: Params, encoded: jax.Array, targets: jax.Array, auxiliary: jax.Array, weight: float = 1.0
+) -> jax.Array:
+    """The mean squared error of the network's first output against ``targets`` plus ``weight`` times
+    its second's against ``auxiliary``: a second target the hidden layers learn from, whose output is not kept."""
     values = scores(params, encoded)
-    return jnp.mean((values[:, 0] - targets) ** 2) + jnp.mean((values[:, 1] - auxiliary) ** 2)
+    return jnp.mean((values[:, 0] - targets) ** 2) + weight * jnp.mean((values[:, 1] - auxiliary) ** 2)
 
 
 def agreement(params: Params, encoded: jax.Array, masks: jax.Array, targets: jax.Array) -> jax.Array:

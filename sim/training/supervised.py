@@ -11,8 +11,9 @@ outcome: far less noise, and a target one lookahead better than the play that re
 (``oracle-mc``, Straights and Euchre) labels a position with its lookahead in the true world, bound to
 the tables' true records (``VecEnv.true_records``): the open-hand value of the position. With
 ``auxiliary`` (another labeller, such as ``oracle-mc``) a value network has a second output fitted to
-that labeller's margins beside the first: its hidden layers learn from both, and only the first
-output is written.
+that labeller's margins beside the first (each target at unit spread, the second's squared error
+weighted by ``auxiliary_weight``): its hidden layers learn from both, and only the first output is
+written.
 
 The run has two phases, each resumable after an interruption with nothing lost:
 
@@ -46,6 +47,7 @@ The same plan and seed give the same positions, network and curve, interrupted o
 from __future__ import annotations
 
 import dataclasses
+import functools
 import io
 import json
 import shlex
@@ -101,6 +103,7 @@ class Plan:
     seed: int = 0
     player: str = ""  # who moves the learner's seat (empty: the teacher)
     auxiliary: str = ""  # a value run's second labeller, fitted by a second output not written
+    auxiliary_weight: float = 1.0  # the second output's share of the loss (each target at unit spread)
 
     def __post_init__(self) -> None:
         if self.learn not in LEARNS:
@@ -115,6 +118,8 @@ class Plan:
         for later in ("player", "auxiliary"):
             if not settings[later]:
                 del settings[later]
+        if not self.auxiliary:
+            del settings["auxiliary_weight"]
         return json.loads(json.dumps(settings))
 
     @property
@@ -159,6 +164,8 @@ class Task:
     checked: tuple[jax.Array, ...]
     scale: float = 1.0
     """Value targets are divided by it while fitting (their spread); the written network multiplies it back."""
+    auxiliary_scale: float = 1.0
+    """The same for the auxiliary target."""
 
 
 def train(plan: Plan, folder: Path, progress: bool = True, warn: Callable[[str], None] = print) -> list[dict]:
@@ -267,16 +274,20 @@ def task_of(plan: Plan, positions: Positions) -> Task:
             "a value run needs more --positions per table (--envs)"
         )
     scale = float(to_come[fitted].std()) or 1.0
-    targets = [to_come / scale]
-    if plan.auxiliary:  # in the first target's units, so that neither output's error outweighs the other's
-        targets.append((positions.auxiliary - positions.scored) / scale)
+    targets, loss, auxiliary_scale = [to_come / scale], network.value_loss, 1.0
+    if plan.auxiliary:
+        auxiliary = positions.auxiliary - positions.scored
+        auxiliary_scale = float(auxiliary[fitted].std()) or 1.0
+        targets.append(auxiliary / auxiliary_scale)
+        loss = functools.partial(network.value_and_auxiliary_loss, weight=plan.auxiliary_weight)
     return Task(
         len(targets),
-        network.value_and_auxiliary_loss if plan.auxiliary else network.value_loss,
+        loss,
         (positions.encoded, *targets),
         fitted,
         (jnp.asarray(positions.encoded[checked]), *(jnp.asarray(target[checked]) for target in targets)),
         scale,
+        auxiliary_scale,
     )
 
 
@@ -328,7 +339,7 @@ def measured(plan: Plan, task: Task, params: network.Params, step: int, loss: fl
         explained = 1.0 - squared[0] / float(jnp.var(targets[0]))
         row |= {"held_out_error": np.sqrt(squared[0]) * task.scale, "explained": explained}
         if plan.auxiliary:
-            row |= {"auxiliary_error": np.sqrt(squared[1]) * task.scale}
+            row |= {"auxiliary_error": np.sqrt(squared[1]) * task.auxiliary_scale}
         return row
     win_rate, reward = played(plan, params)
     return row | {
