@@ -124,6 +124,12 @@ def load_value(game_name: str, path: str, sha256: str = "") -> SavedValue:
     return value
 
 
+def shipped_digest(path: Path) -> str:
+    """The SHA-256 (hex) of a network file shipped with the package (a game's ``learned`` names its
+    networks by digest, so that a spec spelled out holds no install path)."""
+    return hashlib.sha256(read_bounded(path, MAX_POLICY_BYTES, "shipped network")).hexdigest()
+
+
 def load_network(game_name: str, path: str, sha256: str, kind: str) -> SavedNetwork:
     """The ``kind`` ("policy" or "value") of network saved at ``path`` (see ``load_policy``)."""
     try:

@@ -2,6 +2,7 @@
 file refused in one line."""
 
 import hashlib
+import importlib
 import io
 import zipfile
 from pathlib import Path
@@ -291,23 +292,32 @@ def test_a_shipped_value_is_a_value_its_lookaheads_read_as_leaves(game_name: str
         np.testing.assert_array_equal(played[0], played[1])
 
 
-def test_straights_best_is_mc_with_the_shipped_networks() -> None:
-    """``learned`` (``best``) plays as mc rolling out the shipped policy to the shipped value's leaves,
-    on both engines alike; it names the networks by digest, so a spec spelled out holds no path, and a
-    digest the shipped file does not have is refused."""
-    from strategies.straights import learned
-
-    assert strategies.info("straights", "best").name == "learned"
-    spelled = f"mc:rollout=(policy:path={learned.POLICY}),leaves={learned.VALUE},leaf_turns=2"
-    game = games.load("straights")
-    deals, rounds = game.deals(14, 0, 3), np.arange(3)
-    others = [strategies.get("straights", "heuristic")] * 3
+@pytest.mark.parametrize(
+    ("game_name", "spec", "settings", "deals"),
+    [
+        ("straights", "learned", "leaf_turns=2", 3),
+        ("gemstones", "learned:samples=4", "samples=4,leaf_turns=8", 1),  # a whole game: dozens of decisions
+    ],
+)
+def test_learned_is_mc_with_the_shipped_networks(game_name: str, spec: str, settings: str, deals: int) -> None:
+    """``learned`` plays as mc rolling out the shipped policy to the shipped value's leaves, on both
+    engines alike; it names the networks by digest, so a spec spelled out holds no path, and a digest
+    the shipped file does not have is refused."""
+    learned = importlib.import_module(f"strategies.{game_name}.learned")
+    spelled = f"mc:rollout=(policy:path={learned.POLICY}),leaves={learned.VALUE},{settings}"
+    game = games.load(game_name)
+    others = [strategies.get(game_name, "heuristic")] * (game.num_seats - 1)
 
     def points(spec: str, engine: str = "fast") -> np.ndarray:
-        return game.play_rounds[engine](deals, [strategies.get("straights", spec), *others], rounds).points
+        lineup = [strategies.get(game_name, spec), *others]
+        return game.play_rounds[engine](game.deals(14, 0, deals), lineup, np.arange(deals)).points
 
-    np.testing.assert_array_equal(points("best"), points(spelled))
-    np.testing.assert_array_equal(points("best", "reference"), points("best"))
-    assert str(learned.POLICY.parent) not in strategies.resolved("straights", "best")
+    np.testing.assert_array_equal(points(spec), points(spelled))
+    np.testing.assert_array_equal(points(spec, "reference"), points(spec))
+    assert str(learned.POLICY.parent) not in strategies.resolved(game_name, "learned")
     with pytest.raises(strategies.StrategyError, match="sha256"):
-        strategies.get("straights", f"learned:value_sha256={'0' * 64}")
+        strategies.get(game_name, f"learned:value_sha256={'0' * 64}")
+
+
+def test_straights_best_is_learned() -> None:
+    assert strategies.info("straights", "best").name == "learned"

@@ -1,10 +1,11 @@
 """``learned``: ``mc`` with the shipped networks, Straights' ``best`` (issue 47).
 
-Each candidate is rolled out by the shipped policy (``policy.npz``: a network imitating ``mc``, made
-by ``make weights-straights-policy``) in every seat until our player has been to move twice, and valued
-there by the shipped value network (``value.npz``, ``make weights-straights``): the same player as
+Each candidate is rolled out by the shipped policy (``policy.npz``: a network imitating this very
+player as it was with a policy imitating ``mc``, one round of expert iteration, made by ``make
+weights-straights-policy``) in every seat until our player has been to move twice, and valued there by
+the shipped value network (``value.npz``, ``make weights-straights``): the same player as
 ``mc:rollout=(policy:path=P),leaves=V,leaf_turns=2``. At one table with ``search`` and two
-``heuristic`` seats it lost 0.34 [0.04, 0.65] points a round fewer than ``search`` over every duplicate
+``heuristic`` seats it lost 0.41 [0.08, 0.74] points a round fewer than ``search`` over every duplicate
 seating of 900 fresh deals (docs/search.md).
 
 The networks are named by their digests (``policy_sha256``, ``value_sha256``, defaulting to the
@@ -14,23 +15,16 @@ is installed, and changes when a network is made again.
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 from typing import Annotated
 
-from sim.files import read_bounded
 from strategies import SEED_MAX, Between, register
-from strategies.policy import MAX_POLICY_BYTES
+from strategies.policy import shipped_digest
 from strategies.straights.mc import MAX_SAMPLES, MonteCarloLookahead
 
 POLICY = Path(__file__).with_name("policy.npz")
 VALUE = Path(__file__).with_name("value.npz")
 LEAF_TURNS = 2  # as measured: the value asked when our player is to move the second time
-
-
-def shipped_digest(path: Path) -> str:
-    """The SHA-256 (hex) of a shipped network's file."""
-    return hashlib.sha256(read_bounded(path, MAX_POLICY_BYTES, "shipped network")).hexdigest()
 
 
 @register("straights", "learned", deterministic=True)
