@@ -39,10 +39,13 @@ browser: | $(BIN)/python
 # (package, experiments, benchmarks, tests) and types of the package
 # (configured in pyproject.toml).
 # The fast engines and the built-in strategies are compiled once, into numba's cache on disk, before
-# the test workers start: each would otherwise compile them for itself.
+# the test workers start: each would otherwise compile them for itself. A test file's tests run on one
+# worker (--dist loadscope), so that its module fixtures (the README's commands, a minute; the browser;
+# tiny training runs) are made once, not on each worker that takes one of its tests. (loadgroup would
+# group only those files, but pytest 9 ignores the group pytest-xdist 3.8 writes into a test's id.)
 test: $(INSTALLED_TEST) browser
 	$(BIN)/python -m sim.warm
-	$(BIN)/python -m pytest -n auto
+	$(BIN)/python -m pytest -n auto --dist loadscope
 	$(BIN)/ruff check sim strategies experiments benchmarks tests
 	$(BIN)/ruff format --check sim strategies experiments benchmarks tests
 	$(BIN)/mypy
@@ -70,22 +73,31 @@ $(INSTALLED_TRAIN): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[train]'
 	touch $(INSTALLED) $(INSTALLED_TRAIN)
 
-.PHONY: weights weights-straights weights-straights-policy weights-gemstones
-weights: weights-straights weights-straights-policy weights-gemstones
+.PHONY: weights weights-straights weights-straights-policy weights-gemstones weights-gemstones-policy
+weights: weights-straights weights-straights-policy weights-gemstones weights-gemstones-policy
 
 weights-straights: $(INSTALLED_TRAIN)
 	$(BIN)/cardsim train --game straights --learn value --labels mc --explore 0.15 --positions 3000000 \
 	  --updates 20000 --batch 1024 --hidden 384,384 --evaluate-every 1000 --out results/value-straights
 	cp results/value-straights/value.npz strategies/straights/value.npz
 
+# Two rounds: a policy imitating mc, then one imitating mc rolling that policy out to the shipped
+# value's leaves (expert iteration; what `learned` plays with the first policy): about 50 minutes.
 weights-straights-policy: $(INSTALLED_TRAIN)
-	$(BIN)/cardsim train --game straights --teacher mc --positions 400000 --out results/policy-straights
+	$(BIN)/cardsim train --game straights --teacher mc --positions 400000 --out results/policy-straights-imitation
+	$(BIN)/cardsim train --game straights --positions 400000 --out results/policy-straights --teacher \
+	  "mc:rollout=(policy:path=results/policy-straights-imitation/policy.npz),leaves=strategies/straights/value.npz,leaf_turns=2"
 	cp results/policy-straights/policy.npz strategies/straights/policy.npz
 
 weights-gemstones: $(INSTALLED_TRAIN)
 	$(BIN)/cardsim train --game gemstones --learn value --labels mc:horizon=0 --explore 0.15 --positions 1000000 \
 	  --updates 10000 --batch 1024 --hidden 256,256 --evaluate-every 500 --out results/value-gemstones
 	cp results/value-gemstones/value.npz strategies/gemstones/value.npz
+
+# A policy imitating search (about 55 minutes on one core beside other runs: 54 of positions).
+weights-gemstones-policy: $(INSTALLED_TRAIN)
+	$(BIN)/cardsim train --game gemstones --teacher search --positions 400000 --out results/policy-gemstones
+	cp results/policy-gemstones/policy.npz strategies/gemstones/policy.npz
 
 $(INSTALLED_NOTEBOOKS): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[notebooks]'
