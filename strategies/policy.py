@@ -31,7 +31,7 @@ import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Annotated
+from typing import IO, Annotated, TypedDict
 
 import numpy as np
 from numpy.lib import format as npy
@@ -128,6 +128,24 @@ def shipped_digest(path: Path) -> str:
     """The SHA-256 (hex) of a network file shipped with the package (a game's ``learned`` names its
     networks by digest, so that a spec spelled out holds no install path)."""
     return hashlib.sha256(read_bounded(path, MAX_POLICY_BYTES, "shipped network")).hexdigest()
+
+
+class NetworkSettings(TypedDict):
+    """A lookahead's settings naming its rollout policy and its leaves' value."""
+
+    rollout: str
+    leaves: str
+    leaves_sha256: str
+
+
+def shipped_networks(folder: Path, policy_sha256: str, value_sha256: str) -> NetworkSettings:
+    """A lookahead's settings that roll out the policy shipped in ``folder`` (``policy.npz``) to the
+    leaves of the value shipped beside it (``value.npz``), each file checked against its digest."""
+    return NetworkSettings(
+        rollout=f"policy:path={folder / 'policy.npz'},sha256={policy_sha256}",
+        leaves=str(folder / "value.npz"),
+        leaves_sha256=value_sha256,
+    )
 
 
 def load_network(game_name: str, path: str, sha256: str, kind: str) -> SavedNetwork:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Annotated
 
 from strategies import SEED_MAX, Between, register
-from strategies.policy import shipped_digest
+from strategies.policy import shipped_digest, shipped_networks
 from strategies.straights.mc import MAX_SAMPLES, MonteCarloLookahead
 
 POLICY = Path(__file__).with_name("policy.npz")
@@ -38,10 +38,8 @@ def learned(
     """mc rolling out the shipped policy to the shipped value's leaves (see the module)."""
     return MonteCarloLookahead(
         samples=samples,
-        rollout=f"policy:path={POLICY},sha256={policy_sha256}",
         seed=seed,
         confidence=confidence,
-        leaves=str(VALUE),
-        leaves_sha256=value_sha256,
         leaf_turns=LEAF_TURNS,
+        **shipped_networks(POLICY.parent, policy_sha256, value_sha256),
     )
