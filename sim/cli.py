@@ -445,12 +445,13 @@ def command_train(args: argparse.Namespace) -> int:
     except ImportError as error:
         raise UsageError(f"training needs the train extra (pip install -e '.[train]'): {error}") from None
     from sim.training.checkpoint import BadCheckpoint
+    from sim.training.plan import Plan
 
     if games.load(args.game).tables is None:
         raise UsageError(f"{args.game} has no batched tables yet, so it cannot be trained on the compiled engine")
-    options = [field.name for field in dataclasses.fields(supervised.Plan) if field.name != "game"]
+    options = [field.name for field in dataclasses.fields(Plan) if field.name != "game"]
     given = {name: getattr(args, name) for name in options if getattr(args, name) is not None}
-    plan = supervised.Plan(args.game, **given)
+    plan = Plan(args.game, **given)
     strategies.get_fair(plan.game, plan.teacher, "training")  # bad specs fail before any work
     strategies.get_fair(plan.game, plan.opponents, "training")
     if plan.player:

@@ -19,9 +19,11 @@ import pytest
 import strategies
 from sim import cli, games
 from sim.training import checkpoint, network, supervised
+from sim.training import positions as collection
+from sim.training.plan import Plan
 from strategies.policy import load_policy, load_value, save_network
 
-PLAN = supervised.Plan(
+PLAN = Plan(
     "straights", positions=15000, envs=100, hidden=(32,), batch=128, updates=120, evaluate_every=40, held_out_rounds=200
 )
 
@@ -61,7 +63,7 @@ def test_an_interrupted_run_resumes_to_the_same_curve(
 ) -> None:
     _, expected = finished
     chunks, measurements = [0], [0]
-    real_positions, real_keep = supervised._positions, supervised.keep
+    real_positions, real_keep = collection._positions, supervised.keep
 
     def positions_then_stop(*args, **kwargs):
         chunks[0] += 1
@@ -75,10 +77,10 @@ def test_an_interrupted_run_resumes_to_the_same_curve(
         if measurements[0] == 2:
             raise KeyboardInterrupt
 
-    monkeypatch.setattr(supervised, "_positions", positions_then_stop)
+    monkeypatch.setattr(collection, "_positions", positions_then_stop)
     with pytest.raises(KeyboardInterrupt):
         supervised.train(PLAN, tmp_path, progress=False)
-    monkeypatch.setattr(supervised, "_positions", real_positions)
+    monkeypatch.setattr(collection, "_positions", real_positions)
     monkeypatch.setattr(supervised, "keep", keep_then_stop)
     with pytest.raises(KeyboardInterrupt):
         supervised.train(PLAN, tmp_path, progress=False)
@@ -159,7 +161,7 @@ def test_a_tiny_value_run_explains_the_margins_and_exports_what_jax_computes(val
     assert curve[-1]["explained"] > 0.3  # a round's margin is mostly in the hand dealt and the table seen
     saved = checkpoint.load(folder / checkpoint.LATEST, _template(outputs=1), VALUE_PLAN.config())
     heuristic = strategies.get("straights", "heuristic")
-    task = supervised.task_of(VALUE_PLAN, supervised.collect(VALUE_PLAN, heuristic, folder / "positions", False))
+    task = supervised.task_of(VALUE_PLAN, collection.collect(VALUE_PLAN, heuristic, folder / "positions", False))
     encoded = np.random.default_rng(0).random((64, games.load("straights").observation_size), dtype=np.float32)
     expected = np.asarray(network.scores(saved.arrays[0], jnp.asarray(encoded)))[:, 0] * task.scale
     values = load_value("straights", str(folder / VALUE_PLAN.network_file)).values(encoded)
@@ -171,7 +173,7 @@ def test_the_margins_learned_are_the_margins_played(tmp_path: Path) -> None:
     played by heuristic in every seat (the teacher in seat 0, the opponents elsewhere)."""
     plan = replace(VALUE_PLAN, positions=2000, envs=100)  # 20 decisions a table: 13 in the first deal
     heuristic = strategies.get("straights", "heuristic")
-    positions = supervised.collect(plan, heuristic, tmp_path, False)
+    positions = collection.collect(plan, heuristic, tmp_path, False)
     game = games.load("straights")
     points = game.play_rounds["fast"](game.deals(plan.seed, 0, 100), [heuristic] * 4, np.arange(100)).points
     expected = points[:, 1:].mean(axis=1) - points[:, 0]  # fewer points win: the others' less ours
@@ -232,8 +234,8 @@ def _template(outputs: int = 52):
 def test_exploring_moves_are_legal_drawn_as_often_as_asked_and_reproducible(tmp_path: Path) -> None:
     plan = replace(VALUE_PLAN, positions=2000, envs=100, explore=0.5)
     heuristic = strategies.get("straights", "heuristic")
-    first = supervised.collect(plan, heuristic, tmp_path / "first", False)
-    again = supervised.collect(plan, heuristic, tmp_path / "again", False)
+    first = collection.collect(plan, heuristic, tmp_path / "first", False)
+    again = collection.collect(plan, heuristic, tmp_path / "again", False)
     for one, other in zip(first, again):
         np.testing.assert_array_equal(one, other)
     with np.load(tmp_path / "first" / "chunk-00000.npz") as chunk:
@@ -279,7 +281,7 @@ def test_labels_need_a_value_run_and_a_lookahead(tmp_path: Path) -> None:
         replace(VALUE_PLAN, auxiliary="oracle-mc", auxiliary_weight=0.25),
     ],
 )
-def test_the_report_names_the_command_that_makes_the_run(plan: supervised.Plan, tmp_path: Path) -> None:
+def test_the_report_names_the_command_that_makes_the_run(plan: Plan, tmp_path: Path) -> None:
     """The command on a run's page, parsed as ``cardsim train`` parses it, is the run's plan."""
     import shlex
 
@@ -290,7 +292,7 @@ def test_the_report_names_the_command_that_makes_the_run(plan: supervised.Plan, 
     given = {
         field: getattr(args, field) for field in plan.config() if field != "game" and getattr(args, field) is not None
     }
-    assert supervised.Plan(args.game, **given) == plan and args.out == str(tmp_path)
+    assert Plan(args.game, **given) == plan and args.out == str(tmp_path)
 
 
 def test_a_runs_page_shows_its_curve(finished: tuple[Path, list[dict]]) -> None:
@@ -303,7 +305,7 @@ def test_a_runs_page_shows_its_curve(finished: tuple[Path, list[dict]]) -> None:
 
 def test_euchre_mc_reads_a_value_as_its_leaves(tmp_path: Path) -> None:
     """Euchre's mc takes learned leaves too: alike on both engines, and mc itself when never reached."""
-    plan = supervised.Plan(
+    plan = Plan(
         "euchre",
         learn="value",
         positions=4000,
@@ -341,7 +343,7 @@ def test_mc_labels_and_reads_a_value_as_its_leaves_from_states(
     """Gin Rummy's and Gemstones' rollouts start from sampled states (``Tables.resumed``): mc labels
     their positions, reads the value at its leaves alike on both engines, and plays as mc where no
     leaf is ever reached."""
-    plan = supervised.Plan(
+    plan = Plan(
         game_name, learn="value", labels=lookahead, positions=2000, envs=100, hidden=(16,), updates=40,
         evaluate_every=40, held_out_rounds=50,
     )  # fmt: skip
@@ -393,7 +395,7 @@ def test_a_player_moves_the_learners_seat_while_the_teacher_is_asked(finished, t
     player_spec = f"policy:path={folder / PLAN.network_file}"
     plan = replace(PLAN, teacher="mc:samples=4", player=player_spec, positions=600, envs=50)
     teacher, player = (strategies.get("straights", spec) for spec in (plan.teacher, player_spec))
-    positions = supervised.collect(plan, teacher, tmp_path, False, player=player)
+    positions = collection.collect(plan, teacher, tmp_path, False, player=player)
     with np.load(tmp_path / "chunk-00000.npz") as chunk:
         played, learned = chunk["played"], chunk["actions"]
     from sim.vecenv import VecEnv
@@ -452,9 +454,7 @@ def test_an_oracle_labels_a_value_run_where_the_tables_keep_every_action(tmp_pat
     assert np.isfinite(curve[-1]["held_out_error"]) and curve[-1]["explained"] > 0
     _an_auxiliary_target_is_learned_beside_the_margins_and_not_written(tmp_path)
     with pytest.raises(supervised.CannotLabel, match="keep every action"):
-        supervised.train(
-            supervised.Plan("gemstones", learn="value", labels="oracle-mc"), tmp_path / "gemstones", progress=False
-        )
+        supervised.train(Plan("gemstones", learn="value", labels="oracle-mc"), tmp_path / "gemstones", progress=False)
     with pytest.raises(strategies.StrategyError, match="cheats"):
         supervised.train(replace(VALUE_PLAN, labels="mc:rollout=oracle-mc"), tmp_path / "nested", progress=False)
 
@@ -467,8 +467,8 @@ def _an_auxiliary_target_is_learned_beside_the_margins_and_not_written(tmp_path:
     plan = replace(VALUE_PLAN, auxiliary="oracle-mc")
     curve = supervised.train(plan, tmp_path / "auxiliary", progress=False)
     heuristic = strategies.get("straights", "heuristic")
-    positions = supervised.collect(plan, heuristic, tmp_path / "auxiliary" / "positions", False)
-    labelled = supervised.collect(plan, heuristic, tmp_path / "oracle" / "positions", False)  # the same deals and play
+    positions = collection.collect(plan, heuristic, tmp_path / "auxiliary" / "positions", False)
+    labelled = collection.collect(plan, heuristic, tmp_path / "oracle" / "positions", False)  # the same deals and play
     np.testing.assert_array_equal(positions.auxiliary, labelled.labels)
     assert np.isnan(positions.labels).all() and np.isfinite(positions.auxiliary).all()
     assert curve[-1]["auxiliary_error"] < curve[0]["auxiliary_error"] and curve[-1]["explained"] > 0.3
@@ -486,13 +486,13 @@ def test_positions_stored_before_auxiliary_labels_are_read_without_them(value_ru
     """A chunk written before chunks held auxiliary labels resumes as it was, its auxiliary labels NaN."""
     folder, _ = value_run
     heuristic = strategies.get("straights", "heuristic")
-    now = supervised.collect(VALUE_PLAN, heuristic, folder / "positions", False)
+    now = collection.collect(VALUE_PLAN, heuristic, folder / "positions", False)
     (tmp_path / "positions").mkdir()
     for path in sorted((folder / "positions").iterdir()):
         with np.load(path) as archive:
             older = {name: archive[name] for name in archive.files if name != "auxiliary"}
         np.savez_compressed(tmp_path / "positions" / path.name, **older)
-    before = supervised.collect(VALUE_PLAN, _refusing_teacher(), tmp_path / "positions", False)
+    before = collection.collect(VALUE_PLAN, _refusing_teacher(), tmp_path / "positions", False)
     for name in ("encoded", "masks", "actions", "margins", "scored", "labels", "auxiliary"):
         np.testing.assert_array_equal(getattr(before, name), getattr(now, name), err_msg=name)
 

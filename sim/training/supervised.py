@@ -17,7 +17,7 @@ written.
 
 The run has two phases, each resumable after an interruption with nothing lost:
 
-1. **Positions.** ``VecEnv`` tables of the game (seed ``seed``) with the learner in seat 0 and the
+1. **Positions** (``sim.training.positions``). ``VecEnv`` tables of the game (seed ``seed``) with the learner in seat 0 and the
    ``opponents`` strategy elsewhere; at every learner decision the ``teacher`` strategy is asked and
    its action played (with probability ``explore`` a uniformly drawn legal action instead, so the
    positions also hold what other moves than the teacher's lead to), or with a ``player`` that
@@ -48,14 +48,12 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import io
 import json
 import shlex
-import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 import jax
 import jax.numpy as jnp
@@ -69,86 +67,15 @@ from sim.envs import round_rewards
 from sim.files import UnreadableFile, atomic_write_bytes, read_bounded
 from sim.games import default_engine
 from sim.training import checkpoint, network
+from sim.training.plan import Plan
+from sim.training.positions import Positions, collect
 from sim.vecenv import VecEnv
 from strategies.montecarlo import Cheater
 from strategies.policy import save_network
 
-LEARNS = ("policy", "value")
-CHUNK_STEPS = 64  # environment steps a positions file holds
 HELD_OUT_SHARE = 0.1  # of the positions, the last, for the held-out measurements
-MAX_CHUNK_BYTES = 1 << 30
 MAX_PLAN_BYTES = 1 << 16
-NETWORK_FILES = {"policy": "policy.npz", "value": "value.npz"}
 CURVE_CSV, CURVE_PNG, PLAN_FILE = "curve.csv", "curve.png", "plan.json"
-
-
-@dataclass(frozen=True)
-class Plan:
-    """What a run trains: the game, what it learns of whose play, against whom, on how much, and how."""
-
-    game: str
-    learn: str = "policy"
-    teacher: str = "heuristic"
-    opponents: str = "heuristic"
-    positions: int = 400_000  # learner decisions to collect (rounded up to whole steps of every table)
-    envs: int = 512
-    hidden: tuple[int, ...] = (256, 256)
-    batch: int = 512
-    updates: int = 4000
-    learning_rate: float = 1e-3
-    evaluate_every: int = 500
-    held_out_rounds: int = 2000
-    explore: float = 0.0
-    labels: str = ""
-    seed: int = 0
-    player: str = ""  # who moves the learner's seat (empty: the teacher)
-    auxiliary: str = ""  # a value run's second labeller, fitted by a second output not written
-    auxiliary_weight: float = 1.0  # the second output's share of the loss (each target at unit spread)
-
-    def __post_init__(self) -> None:
-        if self.learn not in LEARNS:
-            raise ValueError(f"learn must be one of {', '.join(LEARNS)}, not {self.learn!r}")
-        if not 0.0 <= self.explore <= 1.0:
-            raise ValueError(f"explore must be a probability, from 0 to 1, not {self.explore}")
-
-    def config(self) -> dict:
-        """The plan as JSON values: what a checkpoint must have been made by to be resumed. ``player``
-        and ``auxiliary`` only when set, as runs made before they existed record them."""
-        settings = dataclasses.asdict(self)
-        for later in ("player", "auxiliary"):
-            if not settings[later]:
-                del settings[later]
-        if not self.auxiliary:
-            del settings["auxiliary_weight"]
-        return json.loads(json.dumps(settings))
-
-    @property
-    def steps(self) -> int:
-        """Environment steps of collection: enough for ``positions`` learner decisions."""
-        return -(-self.positions // self.envs)
-
-    @property
-    def network_file(self) -> str:
-        return NETWORK_FILES[self.learn]
-
-
-class Positions(NamedTuple):
-    """The learner's decisions of a run, row by row."""
-
-    encoded: np.ndarray
-    """(n, observation_size) float32 the encoded observations."""
-    masks: np.ndarray
-    """(n, num_actions) int8 the legal actions."""
-    actions: np.ndarray
-    """(n,) int64 the teacher's actions (the one played, but where an exploring move was)."""
-    margins: np.ndarray
-    """(n,) float32 the learner's final margin in the position's episode; NaN if it had not ended."""
-    scored: np.ndarray
-    """(n,) float32 the learner's margin in what was scored before the position (``VecEnv.scored``)."""
-    labels: np.ndarray
-    """(n,) float32 the labelling lookahead's margin at the position (NaN without one)."""
-    auxiliary: np.ndarray
-    """(n,) float32 the auxiliary labeller's margin at the position (NaN without one)."""
 
 
 @dataclass(frozen=True)
@@ -355,7 +282,7 @@ def played(plan: Plan, params: network.Params) -> tuple[float, float]:
     """(win rate, mean reward) of the network, greedy, in seat 0 of the first ``held_out_rounds``
     rounds of seed ``seed + 1`` against the opponents."""
     seats = games.load(plan.game).num_seats
-    env = VecEnv(plan.game, min(plan.envs, plan.held_out_rounds), opponents=_lineup(plan, seats), seed=plan.seed + 1)
+    env = VecEnv(plan.game, min(plan.envs, plan.held_out_rounds), opponents=plan.lineup(seats), seed=plan.seed + 1)
     scores = jax.jit(network.scores)
     obs, infos = env.reset()
     wins: list[float] = []
@@ -432,196 +359,3 @@ def _flag_value(value: Any) -> str:
     if isinstance(value, tuple):
         return ",".join(str(width) for width in value) or "0"
     return str(value)
-
-
-def _lineup(plan: Plan, seats: int) -> list[str | None]:
-    return [None] + [plan.opponents] * (seats - 1)
-
-
-# --------------------------------------------------------------------------- positions
-
-
-class Chunk(NamedTuple):
-    """A positions file: ``Positions``' first three arrays, the action played at each position, the
-    margin scored before it, its label and its episode, the episodes that ended in the chunk with the
-    learner's margin in each, and each position's auxiliary label (last: files written before it
-    existed have none, read as NaN)."""
-
-    encoded: np.ndarray
-    masks: np.ndarray
-    actions: np.ndarray
-    played: np.ndarray
-    scored: np.ndarray
-    labels: np.ndarray
-    episodes: np.ndarray
-    ended: np.ndarray
-    margins: np.ndarray
-    auxiliary: np.ndarray
-
-
-def collect(
-    plan: Plan,
-    teacher: Any,
-    folder: Path,
-    progress: bool,
-    labellers: tuple[Any, Any] = (None, None),
-    player: Any = None,
-) -> Positions:
-    """Every position of the run, collected now or read from ``folder`` where an earlier run left them
-    (their actions replayed on the tables). ``labellers`` (``plan.labels``' and ``plan.auxiliary``'s
-    strategies, None for either not asked) label them; ``player`` (``plan.player``'s) moves the
-    learner's seat, if not the teacher."""
-    folder.mkdir(exist_ok=True)
-    env = VecEnv(plan.game, plan.envs, opponents=_lineup(plan, games.load(plan.game).num_seats), seed=plan.seed)
-    obs, infos = env.reset()
-    chunks = []
-    bar = progress_bar(plan.steps, "steps", f"positions of {plan.teacher}", progress)
-    try:
-        for first in range(0, plan.steps, CHUNK_STEPS):
-            steps = min(CHUNK_STEPS, plan.steps - first)
-            path = folder / f"chunk-{first // CHUNK_STEPS:05d}.npz"
-            chunk = _stored_chunk(path, env, steps)
-            if chunk is None:
-                explorer = Explorer(plan.explore, np.random.default_rng([plan.seed, first]))
-                deciders = Deciders(teacher, player, explorer, *labellers)
-                chunk, obs, infos = _positions(env, obs, infos, deciders, steps, bar.update)
-                atomic_write_bytes(path, _chunk_bytes(chunk))
-            else:
-                for actions in chunk.played.reshape(steps, plan.envs):
-                    obs, _, _, _, infos = env.step(actions)
-                bar.update(steps)
-            chunks.append(chunk)
-    finally:
-        bar.close()
-    encoded, masks, actions, _, scored, labels, episodes, ended, margins, auxiliary = _joined(chunks)
-    margin_of = np.full(env.next_episode, np.nan, dtype=np.float32)
-    margin_of[ended] = margins
-    return Positions(encoded, masks, actions, margin_of[episodes], scored, labels, auxiliary)
-
-
-def _joined(chunks: list[Chunk]) -> Chunk:
-    """The chunks as one, emptying ``chunks``: each chunk is let go once copied, since a run's
-    positions can be most of the machine's memory and two copies of them would not fit."""
-    joined = Chunk(
-        *(np.empty((sum(len(part) for part in parts), *parts[0].shape[1:]), parts[0].dtype) for parts in zip(*chunks))
-    )
-    filled = np.zeros(len(Chunk._fields), dtype=np.int64)
-    while chunks:
-        for field, (whole, part) in enumerate(zip(joined, chunks.pop(0))):
-            whole[filled[field] : filled[field] + len(part)] = part
-            filled[field] += len(part)
-    return joined
-
-
-def margins_of(final_rewards: np.ndarray, seat: int = 0) -> np.ndarray:
-    """(n,) float32 ``seat``'s final reward minus the mean of the other seats', rows of (n, seats) rewards."""
-    others = (final_rewards.sum(axis=1) - final_rewards[:, seat]) / (final_rewards.shape[1] - 1)
-    return (final_rewards[:, seat] - others).astype(np.float32)
-
-
-@dataclass(frozen=True)
-class Explorer:
-    """Plays a uniformly drawn legal action in place of the teacher's with probability ``share``."""
-
-    share: float
-    rng: np.random.Generator
-
-    def played(self, chosen: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        """``chosen``, but in each row with probability ``share`` a legal action of ``masks`` drawn uniformly."""
-        if not self.share:
-            return chosen
-        exploring = self.rng.random(len(chosen)) < self.share
-        # The k-th legal action of a row for k uniform below its count: the first column whose running count passes k.
-        counts = masks.astype(np.int64).cumsum(axis=1)
-        picks = (self.rng.random(len(chosen)) * counts[:, -1]).astype(np.int64)
-        drawn = (counts <= picks[:, None]).sum(axis=1)
-        return np.where(exploring, drawn, chosen)
-
-
-class Deciders(NamedTuple):
-    """Who is asked at a learner's decision: the ``teacher`` (the action learned), the ``player``
-    (the action played; None: the teacher's), the ``explorer`` (now and then another), the
-    ``labeller`` (the margin learned; None: the episode's) and the ``auxiliary`` labeller (None: none)."""
-
-    teacher: Any
-    player: Any
-    explorer: Explorer
-    labeller: Any = None
-    auxiliary: Any = None
-
-
-def _positions(
-    env: VecEnv, obs: dict, infos: dict, deciders: Deciders, steps: int, done: Callable[[], Any]
-) -> tuple[Chunk, dict, dict]:
-    """``steps`` steps of ``env`` from ``obs`` on, the ``deciders`` asked at every learner decision:
-    the positions and the observations and infos after them."""
-    teacher, player, explorer, labeller, second = deciders
-    encoded, masks, actions, played, scored, labels, episodes, ended, margins, auxiliary = ([] for _ in Chunk._fields)
-    for _ in range(steps):
-        seen = env.observations()
-        chosen = np.asarray(teacher.choose(seen), dtype=np.int64)
-        labels.append(_labels(labeller, env, seen))
-        auxiliary.append(_labels(second, env, seen))
-        encoded.append(obs["observation"])
-        masks.append(obs["action_mask"])
-        actions.append(chosen)
-        moved = chosen if player is None else np.asarray(player.choose(seen), dtype=np.int64)
-        played.append(explorer.played(moved, obs["action_mask"]))
-        scored.append(margins_of(env.scored()))
-        episodes.append(infos["episode"])
-        obs, _, terminated, _, after = env.step(played[-1])
-        ended.append(infos["episode"][terminated])
-        margins.append(margins_of(after["final_rewards"][terminated]))
-        infos = after
-        done()
-    parts = (encoded, masks, actions, played, scored, labels, episodes, ended, margins, auxiliary)
-    return Chunk(*(np.concatenate(part) for part in parts)), obs, infos
-
-
-def _labels(labeller: Any, env: VecEnv, seen: Any) -> np.ndarray:
-    """(n,) float32 ``labeller``'s margins at the learner's decisions ``seen`` (an oracle bound to the
-    tables' true records first); NaN without a labeller."""
-    if labeller is None:
-        return np.full(env.num_envs, np.nan, dtype=np.float32)
-    if isinstance(labeller, Cheater):
-        labeller.bind_records(*env.true_records())
-    return np.asarray(labeller.margins(seen), dtype=np.float32)
-
-
-def _chunk_bytes(chunk: Chunk) -> bytes:
-    buffer = io.BytesIO()
-    np.savez_compressed(buffer, **chunk._asdict())
-    return buffer.getvalue()
-
-
-def _stored_chunk(path: Path, env: VecEnv, steps: int) -> Chunk | None:
-    """The positions an earlier run stored at ``path``, if they are whole and fit ``env``; else None
-    (collected again)."""
-    if not path.exists():
-        return None
-    rows, game = steps * env.num_envs, env.game
-    try:
-        with np.load(io.BytesIO(read_bounded(path, MAX_CHUNK_BYTES, "positions")), allow_pickle=False) as archive:
-            unlabelled = np.full(rows, np.nan, dtype=np.float32)  # a file from before auxiliary labels
-            stored = {name: archive[name] for name in Chunk._fields[:-1]}
-            chunk = Chunk(**stored, auxiliary=archive.get("auxiliary", unlabelled))
-    except (UnreadableFile, zipfile.BadZipFile, EOFError, ValueError, KeyError, OSError):
-        return None
-    shapes = [(rows, game.observation_size), (rows, game.num_actions), *[(rows,)] * 5]
-    if [part.shape for part in chunk[:7]] != shapes or [part.dtype.kind for part in chunk] != list("fiiiffiiff"):
-        return None
-    if chunk.auxiliary.shape != (rows,):
-        return None
-    if chunk.ended.shape != chunk.margins.shape or chunk.ended.ndim != 1:
-        return None
-    for actions in (chunk.actions, chunk.played):
-        legal = chunk.masks[np.arange(rows), np.clip(actions, 0, game.num_actions - 1)] > 0
-        if not legal.all() or actions.min() < 0 or actions.max() >= game.num_actions:
-            return None
-    if chunk.episodes.min() < 0 or chunk.ended.size and chunk.ended.min() < 0:
-        return None
-    if (
-        max(chunk.episodes.max(), chunk.ended.max(initial=0)) >= env.next_episode + rows
-    ):  # a table deals at most one a step
-        return None
-    return chunk
