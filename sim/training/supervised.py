@@ -17,18 +17,18 @@ written.
 
 The run has two phases, each resumable after an interruption with nothing lost:
 
-1. **Positions** (``sim.training.positions``). ``VecEnv`` tables of the game (seed ``seed``) with the learner in seat 0 and the
-   ``opponents`` strategy elsewhere; at every learner decision the ``teacher`` strategy is asked and
-   its action played (with probability ``explore`` a uniformly drawn legal action instead, so the
-   positions also hold what other moves than the teacher's lead to), or with a ``player`` that
-   strategy's action (the teacher only says what it would have done: a policy imitating the teacher
-   where the player's own play goes, DAgger; ``player`` and ``opponents`` the previous policy make
-   it self-play), and the encoded observation,
-   the legal actions, the teacher's action, the action played and the episode are kept, and each
-   episode's margin when it ends: ``positions/chunk-NNNNN.npz``, a chunk of steps at a time. A
-   resumed run replays the played actions to bring its tables back to where
-   they stopped (the teacher is not asked again). Positions whose episode is still playing when
-   collection stops have no margin, and a value is not fitted to them.
+1. **Positions** (``sim.training.positions``). ``VecEnv`` tables of the game (seed ``seed``) with
+   the learner in seat 0 and the ``opponents`` strategy elsewhere; at every learner decision the
+   ``teacher`` strategy is asked and its action played (with probability ``explore`` a uniformly
+   drawn legal action instead, so the positions also hold what other moves than the teacher's lead
+   to), or with a ``player`` that strategy's action (the teacher only says what it would have done:
+   a policy imitating the teacher where the player's own play goes, DAgger; ``player`` and
+   ``opponents`` the previous policy make it self-play), and the encoded observation, the legal
+   actions, the teacher's action, the action played and the episode are kept, and each episode's
+   margin when it ends: ``positions/chunk-NNNNN.npz``, a chunk of steps at a time. A resumed run
+   replays the played actions to bring its tables back to where they stopped (the teacher is not
+   asked again). Positions whose episode is still playing when collection stops have no margin, and
+   a value is not fitted to them.
 2. **Training.** The last ``HELD_OUT_SHARE`` of the positions are held out; the network is fitted
    to the others by Adam, minibatches drawn by a seeded sampler: on the cross-entropy of the
    teacher's actions among the legal ones (policy), or on the squared error of the margin still to
