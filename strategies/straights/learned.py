@@ -6,8 +6,8 @@ worlds rolling the previous round's policy out to the same leaves; ``make weight
 every seat until our player has been to move twice, and valued there by the shipped value network
 (``value.npz``, ``make weights-straights``): the same player as
 ``mc:samples=128,rollout=(policy:path=P),leaves=V,leaf_turns=2``. At one table with ``search`` and
-two ``heuristic`` seats it lost 0.51 [0.17, 0.85] points a round fewer than ``search`` over every
-duplicate seating of 900 fresh deals (docs/search.md).
+two ``heuristic`` seats it lost 0.37 [0.13, 0.60] points a round fewer than ``search`` over every
+duplicate seating of 1,800 fresh deals (docs/search.md).
 
 The networks are named by their digests (``policy_sha256``, ``value_sha256``, defaulting to the
 shipped files'), not by a path: a spec spelled out, and so a run's id, is the same wherever the package
