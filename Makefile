@@ -39,11 +39,12 @@ browser: | $(BIN)/python
 # (package, experiments, benchmarks, tests) and types of the package
 # (configured in pyproject.toml).
 # The fast engines and the built-in strategies are compiled once, into numba's cache on disk, before
-# the test workers start: each would otherwise compile them for itself. (Whole files a worker,
-# --dist loadscope, measured the same: 663.8 s against 663.4, 2026-12-07.)
+# the test workers start: each would otherwise compile them for itself. Tests share out one at a time
+# but for a group kept on one worker (--dist loadgroup): the README's commands, whose fixture would
+# otherwise run them all once a worker. (Whole files a worker, --dist loadscope, measured no faster.)
 test: $(INSTALLED_TEST) browser
 	$(BIN)/python -m sim.warm
-	$(BIN)/python -m pytest -n auto
+	$(BIN)/python -m pytest -n auto --dist loadgroup
 	$(BIN)/ruff check sim strategies experiments benchmarks tests
 	$(BIN)/ruff format --check sim strategies experiments benchmarks tests
 	$(BIN)/mypy
@@ -65,14 +66,18 @@ bench: $(INSTALLED)
 
 # The value networks the games ship (strategies/<game>/value.npz, which mc:leaves= and search:leaves= read;
 # docs/training.md), each of positions of heuristic play labelled by mc: Straights' about 20 minutes on a
-# quiet 2-core machine, Gemstones' about 25 (labelled to the game's end, mc:horizon=0).
+# quiet 2-core machine, Gemstones' about 25 (labelled to the game's end, mc:horizon=0), Euchre's and Gin
+# Rummy's about 35 each (their leaves play level with mc, not ahead of it: they ship as what the next
+# try starts from).
 INSTALLED_TRAIN := $(VENV)/.installed-train
 $(INSTALLED_TRAIN): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[train]'
 	touch $(INSTALLED) $(INSTALLED_TRAIN)
 
-.PHONY: weights weights-straights weights-straights-policy weights-gemstones weights-gemstones-policy
-weights: weights-straights weights-straights-policy weights-gemstones weights-gemstones-policy
+.PHONY: weights weights-straights weights-straights-policy weights-gemstones weights-gemstones-policy \
+  weights-euchre weights-ginrummy
+weights: weights-straights weights-straights-policy weights-gemstones weights-gemstones-policy \
+  weights-euchre weights-ginrummy
 
 weights-straights: $(INSTALLED_TRAIN)
 	$(BIN)/cardsim train --game straights --learn value --labels mc --explore 0.15 --positions 3000000 \
@@ -95,6 +100,16 @@ weights-gemstones: $(INSTALLED_TRAIN)
 	$(BIN)/cardsim train --game gemstones --learn value --labels mc:horizon=0 --explore 0.15 --positions 1000000 \
 	  --updates 10000 --batch 1024 --hidden 256,256 --evaluate-every 500 --out results/value-gemstones
 	cp results/value-gemstones/value.npz strategies/gemstones/value.npz
+
+weights-euchre: $(INSTALLED_TRAIN)
+	$(BIN)/cardsim train --game euchre --learn value --labels mc:samples=64 --explore 0.15 --positions 2000000 \
+	  --updates 10000 --batch 1024 --out results/value-euchre
+	cp results/value-euchre/value.npz strategies/euchre/value.npz
+
+weights-ginrummy: $(INSTALLED_TRAIN)
+	$(BIN)/cardsim train --game ginrummy --learn value --labels mc:samples=32 --explore 0.15 --positions 1000000 \
+	  --updates 10000 --batch 1024 --out results/value-ginrummy
+	cp results/value-ginrummy/value.npz strategies/ginrummy/value.npz
 
 # A policy imitating search (about 55 minutes on one core beside other runs: 54 of positions).
 weights-gemstones-policy: $(INSTALLED_TRAIN)

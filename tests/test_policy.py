@@ -266,6 +266,8 @@ SHIPPED_LEAVES = {
         ("heuristic",),
         ("mc:samples=4,leaves={path},leaf_turns=2", "mc:samples=4,leaves={path},leaf_turns=8"),
     ),
+    "euchre": (("heuristic",) * 3, ("mc:samples=4,leaves={path},leaf_turns=3",)),
+    "ginrummy": (("heuristic",), ("mc:samples=4,leaves={path},leaf_turns=8",)),
 }
 
 

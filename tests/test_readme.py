@@ -21,6 +21,9 @@ from pathlib import Path
 
 import pytest
 
+# One worker runs them all: the module's fixture runs every README command (about 45 s), once a worker.
+pytestmark = pytest.mark.xdist_group("readme")
+
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
 VENV = ROOT / ".venv"  # what `make run` sets up and the README activates
