@@ -297,7 +297,7 @@ def test_a_shipped_value_is_a_value_its_lookaheads_read_as_leaves(game_name: str
 @pytest.mark.parametrize(
     ("game_name", "spec", "settings", "deals"),
     [
-        ("straights", "learned", "samples=128,leaf_turns=3", 3),
+        ("straights", "learned", "samples=128,leaf_turns=4", 3),
         ("gemstones", "learned:samples=4", "samples=4,leaf_turns=8", 1),  # a whole game: dozens of decisions
     ],
 )
