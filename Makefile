@@ -67,8 +67,8 @@ bench: $(INSTALLED)
 # The value networks the games ship (strategies/<game>/value.npz, which mc:leaves= and search:leaves= read;
 # docs/training.md), each of positions of heuristic play labelled by mc: Straights' about 20 minutes on a
 # quiet 2-core machine, Gemstones' about 25 (labelled to the game's end, mc:horizon=0), Euchre's and Gin
-# Rummy's about 30 each on one core (measured; their leaves play level with mc, not ahead of it: they ship as what the next
-# try starts from).
+# Rummy's about 30 each on one core (their leaves play level with mc, not ahead of it: they ship as what
+# the next try starts from).
 INSTALLED_TRAIN := $(VENV)/.installed-train
 $(INSTALLED_TRAIN): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[train]'
