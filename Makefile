@@ -80,7 +80,7 @@ weights: weights-straights weights-straights-policy weights-gemstones weights-ge
   weights-euchre weights-ginrummy
 
 weights-straights: $(INSTALLED_TRAIN)
-	$(BIN)/cardsim train --game straights --learn value --labels mc --explore 0.15 --positions 3000000 \
+	$(BIN)/cardsim train --jobs -1 --game straights --learn value --labels mc --explore 0.15 --positions 3000000 \
 	  --updates 20000 --batch 1024 --hidden 384,384 --evaluate-every 1000 --out results/value-straights
 	cp results/value-straights/value.npz strategies/straights/value.npz
 
@@ -89,31 +89,31 @@ weights-straights: $(INSTALLED_TRAIN)
 # one core: 5 for the first, about 46 for each round.
 LEAVES_STRAIGHTS = leaves=strategies/straights/value.npz,leaf_turns=2
 weights-straights-policy: $(INSTALLED_TRAIN)
-	$(BIN)/cardsim train --game straights --teacher mc --positions 400000 --out results/policy-straights-imitation
-	$(BIN)/cardsim train --game straights --positions 400000 --out results/policy-straights-round1 --teacher \
+	$(BIN)/cardsim train --jobs -1 --game straights --teacher mc --positions 400000 --out results/policy-straights-imitation
+	$(BIN)/cardsim train --jobs -1 --game straights --positions 400000 --out results/policy-straights-round1 --teacher \
 	  "mc:rollout=(policy:path=results/policy-straights-imitation/policy.npz),$(LEAVES_STRAIGHTS)"
-	$(BIN)/cardsim train --game straights --positions 400000 --out results/policy-straights --teacher \
+	$(BIN)/cardsim train --jobs -1 --game straights --positions 400000 --out results/policy-straights --teacher \
 	  "mc:rollout=(policy:path=results/policy-straights-round1/policy.npz),$(LEAVES_STRAIGHTS)"
 	cp results/policy-straights/policy.npz strategies/straights/policy.npz
 
 weights-gemstones: $(INSTALLED_TRAIN)
-	$(BIN)/cardsim train --game gemstones --learn value --labels mc:horizon=0 --explore 0.15 --positions 1000000 \
+	$(BIN)/cardsim train --jobs -1 --game gemstones --learn value --labels mc:horizon=0 --explore 0.15 --positions 1000000 \
 	  --updates 10000 --batch 1024 --hidden 256,256 --evaluate-every 500 --out results/value-gemstones
 	cp results/value-gemstones/value.npz strategies/gemstones/value.npz
 
 weights-euchre: $(INSTALLED_TRAIN)
-	$(BIN)/cardsim train --game euchre --learn value --labels mc:samples=64 --explore 0.15 --positions 2000000 \
+	$(BIN)/cardsim train --jobs -1 --game euchre --learn value --labels mc:samples=64 --explore 0.15 --positions 2000000 \
 	  --updates 10000 --batch 1024 --out results/value-euchre
 	cp results/value-euchre/value.npz strategies/euchre/value.npz
 
 weights-ginrummy: $(INSTALLED_TRAIN)
-	$(BIN)/cardsim train --game ginrummy --learn value --labels mc:samples=32 --explore 0.15 --positions 1000000 \
+	$(BIN)/cardsim train --jobs -1 --game ginrummy --learn value --labels mc:samples=32 --explore 0.15 --positions 1000000 \
 	  --updates 10000 --batch 1024 --out results/value-ginrummy
 	cp results/value-ginrummy/value.npz strategies/ginrummy/value.npz
 
 # A policy imitating search (about 55 minutes on one core beside other runs: 54 of positions).
 weights-gemstones-policy: $(INSTALLED_TRAIN)
-	$(BIN)/cardsim train --game gemstones --teacher search --positions 400000 --out results/policy-gemstones
+	$(BIN)/cardsim train --jobs -1 --game gemstones --teacher search --positions 400000 --out results/policy-gemstones
 	cp results/policy-gemstones/policy.npz strategies/gemstones/policy.npz
 
 $(INSTALLED_NOTEBOOKS): pyproject.toml | $(BIN)/python

@@ -444,6 +444,7 @@ def command_train(args: argparse.Namespace) -> int:
         from sim.training import supervised  # JAX and optax: the train extra
     except ImportError as error:
         raise UsageError(f"training needs the train extra (pip install -e '.[train]'): {error}") from None
+    from sim.training.asking import CannotLabel, deciders_of
     from sim.training.checkpoint import BadCheckpoint
     from sim.training.plan import Plan
 
@@ -452,21 +453,20 @@ def command_train(args: argparse.Namespace) -> int:
     options = [field.name for field in dataclasses.fields(Plan) if field.name != "game"]
     given = {name: getattr(args, name) for name in options if getattr(args, name) is not None}
     plan = Plan(args.game, **given)
-    strategies.get_fair(plan.game, plan.teacher, "training")  # bad specs fail before any work
-    strategies.get_fair(plan.game, plan.opponents, "training")
-    if plan.player:
-        strategies.get_fair(plan.game, plan.player, "training")
+    strategies.get_fair(plan.game, plan.opponents, "training")  # bad specs fail before any work
     try:
-        supervised.labelling_strategy(plan)
-        supervised.auxiliary_strategy(plan)
-    except supervised.CannotLabel as error:
+        deciders_of(plan)
+    except CannotLabel as error:
         raise UsageError(str(error)) from None
+    jobs = _jobs(args.jobs)
     out = Path(args.out or DEFAULT_RESULTS / f"train-{plan.game}-{plan.learn}-seed{plan.seed}")
     writable_folder(out)
     args.interrupted = f"interrupted; what was done is kept in {out}/: run the same command again to resume"
     try:
-        curve = supervised.train(plan, out, progress=not args.quiet, warn=lambda line: say_error("cardsim train", line))
-    except (BadCheckpoint, supervised.OtherPlan, supervised.TooFewEpisodes, supervised.CannotLabel) as error:
+        curve = supervised.train(
+            plan, out, progress=not args.quiet, warn=lambda line: say_error("cardsim train", line), jobs=jobs
+        )
+    except (BadCheckpoint, supervised.OtherPlan, supervised.TooFewEpisodes, CannotLabel) as error:
         raise UsageError(str(error)) from None
     last, written = curve[-1], out / plan.network_file
     if plan.learn == "policy":
@@ -709,6 +709,10 @@ def argument_parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     train.add_argument("--seed", type=_seed, help="positions from this seed, measured on the next (default 0)")
     train.add_argument("--out", metavar="DIR", help="folder of the run (default: results/train-GAME-seedS)")
+    train.add_argument(
+        "--jobs", type=_jobs_argument, default=1, metavar="J",
+        help="worker processes asking the teacher and labellers (-1: all cores; the same run whatever the number)",
+    )  # fmt: skip
     train.add_argument("--quiet", action="store_true", help="no progress bars")
     train.set_defaults(handler=command_train)
 

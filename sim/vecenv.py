@@ -157,12 +157,13 @@ class VecEnv:
         truncations = np.zeros(self.num_envs, dtype=bool)
         return self._observe(), rewards, terminations, truncations, self._infos(final)
 
-    def observations(self) -> Any:
-        """The learners' observations at every table as strategies see them (the game's observation
-        record, a batch of N): what a teacher strategy is asked, to label the learners' decisions."""
+    def observations(self, rows: np.ndarray | None = None) -> Any:
+        """The learners' observations at the tables ``rows`` (None: every table) as strategies see
+        them (the game's observation record, a batch): what a teacher strategy is asked, to label the
+        learners' decisions."""
         if self.tables is None:
             raise RuntimeError("call reset() before observations()")
-        return self.tables.observe(np.arange(self.num_envs))
+        return self.tables.observe(np.arange(self.num_envs) if rows is None else rows)
 
     def true_records(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Every table's episode as it truly stands, hidden cards included: its deal, its episode

@@ -18,7 +18,7 @@ import pytest
 
 import strategies
 from sim import cli, games
-from sim.training import checkpoint, network, supervised
+from sim.training import asking, checkpoint, network, supervised
 from sim.training import positions as collection
 from sim.training.plan import Plan
 from strategies.policy import load_policy, load_value, save_network
@@ -125,6 +125,7 @@ def test_cardsim_train_says_bad_input_in_one_line(tmp_path: Path, capsys: pytest
         (["--labels", "mc", "--out", str(tmp_path / "labels")], "add --learn value"),
         (["--learn", "value", "--labels", "heuristic", "--out", str(tmp_path / "labels")], "takes a lookahead"),
         (["--learn", "value", "--explore", "2"], "out of range"),
+        (["--jobs", "0"], "--jobs"),
     ]:
         try:
             status = cli.main(["train", *arguments])
@@ -160,7 +161,7 @@ def test_a_tiny_value_run_explains_the_margins_and_exports_what_jax_computes(val
     assert curve[-1]["held_out_loss"] < curve[0]["held_out_loss"]
     assert curve[-1]["explained"] > 0.3  # a round's margin is mostly in the hand dealt and the table seen
     saved = checkpoint.load(folder / checkpoint.LATEST, _template(outputs=1), VALUE_PLAN.config())
-    heuristic = strategies.get("straights", "heuristic")
+    heuristic = asking.Deciders(strategies.get("straights", "heuristic"))
     task = supervised.task_of(VALUE_PLAN, collection.collect(VALUE_PLAN, heuristic, folder / "positions", False))
     encoded = np.random.default_rng(0).random((64, games.load("straights").observation_size), dtype=np.float32)
     expected = np.asarray(network.scores(saved.arrays[0], jnp.asarray(encoded)))[:, 0] * task.scale
@@ -173,7 +174,7 @@ def test_the_margins_learned_are_the_margins_played(tmp_path: Path) -> None:
     played by heuristic in every seat (the teacher in seat 0, the opponents elsewhere)."""
     plan = replace(VALUE_PLAN, positions=2000, envs=100)  # 20 decisions a table: 13 in the first deal
     heuristic = strategies.get("straights", "heuristic")
-    positions = collection.collect(plan, heuristic, tmp_path, False)
+    positions = collection.collect(plan, asking.Deciders(heuristic), tmp_path, False)
     game = games.load("straights")
     points = game.play_rounds["fast"](game.deals(plan.seed, 0, 100), [heuristic] * 4, np.arange(100)).points
     expected = points[:, 1:].mean(axis=1) - points[:, 0]  # fewer points win: the others' less ours
@@ -234,8 +235,8 @@ def _template(outputs: int = 52):
 def test_exploring_moves_are_legal_drawn_as_often_as_asked_and_reproducible(tmp_path: Path) -> None:
     plan = replace(VALUE_PLAN, positions=2000, envs=100, explore=0.5)
     heuristic = strategies.get("straights", "heuristic")
-    first = collection.collect(plan, heuristic, tmp_path / "first", False)
-    again = collection.collect(plan, heuristic, tmp_path / "again", False)
+    first = collection.collect(plan, asking.Deciders(heuristic), tmp_path / "first", False)
+    again = collection.collect(plan, asking.Deciders(heuristic), tmp_path / "again", False)
     for one, other in zip(first, again):
         np.testing.assert_array_equal(one, other)
     with np.load(tmp_path / "first" / "chunk-00000.npz") as chunk:
@@ -244,6 +245,24 @@ def test_exploring_moves_are_legal_drawn_as_often_as_asked_and_reproducible(tmp_
     choices = masks.sum(axis=1) > 1
     changed = (played != teacher)[choices].mean()
     assert 0.25 < changed < 0.5  # half the moves drawn, of which the teacher's own is one of the legal ones
+
+
+def test_workers_ask_for_the_very_positions_one_process_asks_for(tmp_path: Path) -> None:
+    """Two worker processes ask the teacher, the labeller and an oracle (bound to the tables' true
+    records) for what one process asks: the same chunks, byte for byte, in blocks across workers."""
+    plan = replace(VALUE_PLAN, teacher="mc:samples=4", labels="mc:samples=4", auxiliary="oracle-mc")
+    plan = replace(plan, positions=2 * asking.BLOCK_ROWS + 8, envs=2 * asking.BLOCK_ROWS + 8)  # blocks 64, 64, 8
+    deciders = asking.deciders_of(plan)
+    collection.collect(plan, deciders, tmp_path / "one", False, jobs=1)
+    collection.collect(plan, deciders, tmp_path / "two", False, jobs=2)
+    with np.load(tmp_path / "one" / "chunk-00000.npz") as one, np.load(tmp_path / "two" / "chunk-00000.npz") as two:
+        assert one.files == two.files
+        for name in one.files:
+            np.testing.assert_array_equal(one[name], two[name], err_msg=name)
+        assert np.isfinite(one["labels"]).all() and np.isfinite(one["auxiliary"]).all()
+    policy_plan = replace(PLAN, teacher="mc:samples=4", held_out_rounds=150, envs=64)
+    teacher = asking.deciders_of(policy_plan).teacher
+    assert supervised.teacher_played(policy_plan, teacher, jobs=2) == supervised.teacher_played(policy_plan, teacher)
 
 
 def test_a_lookahead_labels_a_position_with_the_mean_margin_of_the_move_it_plays() -> None:
@@ -266,9 +285,9 @@ def test_a_lookahead_labels_a_position_with_the_mean_margin_of_the_move_it_plays
 
 
 def test_labels_need_a_value_run_and_a_lookahead(tmp_path: Path) -> None:
-    with pytest.raises(supervised.CannotLabel, match="--learn value"):
+    with pytest.raises(asking.CannotLabel, match="--learn value"):
         supervised.train(replace(PLAN, labels="mc"), tmp_path / "policy", progress=False)
-    with pytest.raises(supervised.CannotLabel, match="takes a lookahead"):
+    with pytest.raises(asking.CannotLabel, match="takes a lookahead"):
         supervised.train(replace(VALUE_PLAN, labels="heuristic"), tmp_path / "value", progress=False)
 
 
@@ -395,7 +414,7 @@ def test_a_player_moves_the_learners_seat_while_the_teacher_is_asked(finished, t
     player_spec = f"policy:path={folder / PLAN.network_file}"
     plan = replace(PLAN, teacher="mc:samples=4", player=player_spec, positions=600, envs=50)
     teacher, player = (strategies.get("straights", spec) for spec in (plan.teacher, player_spec))
-    positions = collection.collect(plan, teacher, tmp_path, False, player=player)
+    positions = collection.collect(plan, asking.Deciders(teacher, player), tmp_path, False)
     with np.load(tmp_path / "chunk-00000.npz") as chunk:
         played, learned = chunk["played"], chunk["actions"]
     from sim.vecenv import VecEnv
@@ -453,7 +472,7 @@ def test_an_oracle_labels_a_value_run_where_the_tables_keep_every_action(tmp_pat
     curve = supervised.train(replace(VALUE_PLAN, labels="oracle-mc", updates=100), tmp_path / "oracle", progress=False)
     assert np.isfinite(curve[-1]["held_out_error"]) and curve[-1]["explained"] > 0
     _an_auxiliary_target_is_learned_beside_the_margins_and_not_written(tmp_path)
-    with pytest.raises(supervised.CannotLabel, match="keep every action"):
+    with pytest.raises(asking.CannotLabel, match="keep every action"):
         supervised.train(Plan("gemstones", learn="value", labels="oracle-mc"), tmp_path / "gemstones", progress=False)
     with pytest.raises(strategies.StrategyError, match="cheats"):
         supervised.train(replace(VALUE_PLAN, labels="mc:rollout=oracle-mc"), tmp_path / "nested", progress=False)
@@ -466,7 +485,7 @@ def _an_auxiliary_target_is_learned_beside_the_margins_and_not_written(tmp_path:
     computes it."""
     plan = replace(VALUE_PLAN, auxiliary="oracle-mc")
     curve = supervised.train(plan, tmp_path / "auxiliary", progress=False)
-    heuristic = strategies.get("straights", "heuristic")
+    heuristic = asking.Deciders(strategies.get("straights", "heuristic"))
     positions = collection.collect(plan, heuristic, tmp_path / "auxiliary" / "positions", False)
     labelled = collection.collect(plan, heuristic, tmp_path / "oracle" / "positions", False)  # the same deals and play
     np.testing.assert_array_equal(positions.auxiliary, labelled.labels)
@@ -478,7 +497,7 @@ def _an_auxiliary_target_is_learned_beside_the_margins_and_not_written(tmp_path:
     expected = np.asarray(network.scores(saved.arrays[0], jnp.asarray(encoded)))[:, 0] * scale
     written = load_value("straights", str(tmp_path / "auxiliary" / plan.network_file))
     np.testing.assert_allclose(written.values(encoded), expected, rtol=1e-5, atol=1e-3)
-    with pytest.raises(supervised.CannotLabel, match="--auxiliary label a value run's positions"):
+    with pytest.raises(asking.CannotLabel, match="--auxiliary label a value run's positions"):
         supervised.train(replace(PLAN, auxiliary="oracle-mc"), tmp_path / "policy", progress=False)
 
 
@@ -486,13 +505,13 @@ def test_positions_stored_before_auxiliary_labels_are_read_without_them(value_ru
     """A chunk written before chunks held auxiliary labels resumes as it was, its auxiliary labels NaN."""
     folder, _ = value_run
     heuristic = strategies.get("straights", "heuristic")
-    now = collection.collect(VALUE_PLAN, heuristic, folder / "positions", False)
+    now = collection.collect(VALUE_PLAN, asking.Deciders(heuristic), folder / "positions", False)
     (tmp_path / "positions").mkdir()
     for path in sorted((folder / "positions").iterdir()):
         with np.load(path) as archive:
             older = {name: archive[name] for name in archive.files if name != "auxiliary"}
         np.savez_compressed(tmp_path / "positions" / path.name, **older)
-    before = collection.collect(VALUE_PLAN, _refusing_teacher(), tmp_path / "positions", False)
+    before = collection.collect(VALUE_PLAN, asking.Deciders(_refusing_teacher()), tmp_path / "positions", False)
     for name in ("encoded", "masks", "actions", "margins", "scored", "labels", "auxiliary"):
         np.testing.assert_array_equal(getattr(before, name), getattr(now, name), err_msg=name)
 

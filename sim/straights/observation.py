@@ -70,6 +70,13 @@ class Observation:
     def __len__(self) -> int:
         return self.size
 
+    def __getstate__(self) -> dict:
+        """Pickled with every lazy field computed: a lazy field reads the tables it came from, which
+        stay behind (a batch sent to a worker process)."""
+        for name in self._fields:
+            self._field(name)
+        return self.__dict__
+
     def arrays(self) -> dict[str, np.ndarray]:
         """Every field by name (computing the lazy ones)."""
         return {name: self._field(name) for name in FIELDS}

@@ -20,9 +20,9 @@ import numpy as np
 from sim import games
 from sim.console import progress_bar
 from sim.files import UnreadableFile, atomic_write_bytes, read_bounded
+from sim.training.asking import Answers, Deciders, ask
 from sim.training.plan import Plan
 from sim.vecenv import VecEnv
-from strategies.montecarlo import Cheater
 
 CHUNK_STEPS = 64  # environment steps a positions file holds
 MAX_CHUNK_BYTES = 1 << 30
@@ -65,23 +65,19 @@ class Chunk(NamedTuple):
     auxiliary: np.ndarray
 
 
-def collect(
-    plan: Plan,
-    teacher: Any,
-    folder: Path,
-    progress: bool,
-    labellers: tuple[Any, Any] = (None, None),
-    player: Any = None,
-) -> Positions:
+def collect(plan: Plan, deciders: Deciders, folder: Path, progress: bool, jobs: int = 1) -> Positions:
     """Every position of the run, collected now or read from ``folder`` where an earlier run left them
-    (their actions replayed on the tables). ``labellers`` (``plan.labels``' and ``plan.auxiliary``'s
-    strategies, None for either not asked) label them; ``player`` (``plan.player``'s) moves the
-    learner's seat, if not the teacher."""
+    (their actions replayed on the tables), the ``deciders`` asked at each (``asking.ask``: by ``jobs``
+    worker processes, the same positions whatever their number)."""
     folder.mkdir(exist_ok=True)
     env = VecEnv(plan.game, plan.envs, opponents=plan.lineup(games.load(plan.game).num_seats), seed=plan.seed)
     obs, infos = env.reset()
     chunks = []
     bar = progress_bar(plan.steps, "steps", f"positions of {plan.teacher}", progress)
+
+    def asked() -> Answers:
+        return ask(plan, deciders, env, jobs)
+
     try:
         for first in range(0, plan.steps, CHUNK_STEPS):
             steps = min(CHUNK_STEPS, plan.steps - first)
@@ -89,8 +85,7 @@ def collect(
             chunk = _stored_chunk(path, env, steps)
             if chunk is None:
                 explorer = Explorer(plan.explore, np.random.default_rng([plan.seed, first]))
-                deciders = Deciders(teacher, player, explorer, *labellers)
-                chunk, obs, infos = _positions(env, obs, infos, deciders, steps, bar.update)
+                chunk, obs, infos = _positions(env, obs, infos, asked, explorer, steps, bar.update)
                 atomic_write_bytes(path, _chunk_bytes(chunk))
             else:
                 for actions in chunk.played.reshape(steps, plan.envs):
@@ -144,35 +139,22 @@ class Explorer:
         return np.where(exploring, drawn, chosen)
 
 
-class Deciders(NamedTuple):
-    """Who is asked at a learner's decision: the ``teacher`` (the action learned), the ``player``
-    (the action played; None: the teacher's), the ``explorer`` (now and then another), the
-    ``labeller`` (the margin learned; None: the episode's) and the ``auxiliary`` labeller (None: none)."""
-
-    teacher: Any
-    player: Any
-    explorer: Explorer
-    labeller: Any = None
-    auxiliary: Any = None
-
-
 def _positions(
-    env: VecEnv, obs: dict, infos: dict, deciders: Deciders, steps: int, done: Callable[[], Any]
-) -> tuple[Chunk, dict, dict]:
-    """``steps`` steps of ``env`` from ``obs`` on, the ``deciders`` asked at every learner decision:
-    the positions and the observations and infos after them."""
-    teacher, player, explorer, labeller, second = deciders
+    env: VecEnv, obs: dict, infos: dict, asked: Callable[[], Answers], explorer: Explorer, steps: int,
+    done: Callable[[], Any],
+) -> tuple[Chunk, dict, dict]:  # fmt: skip
+    """``steps`` steps of ``env`` from ``obs`` on, the deciders ``asked`` at every learner decision and
+    the ``explorer`` now and then playing another move: the positions and the observations and infos
+    after them."""
     encoded, masks, actions, played, scored, labels, episodes, ended, margins, auxiliary = ([] for _ in Chunk._fields)
     for _ in range(steps):
-        seen = env.observations()
-        chosen = np.asarray(teacher.choose(seen), dtype=np.int64)
-        labels.append(_labels(labeller, env, seen))
-        auxiliary.append(_labels(second, env, seen))
+        answers = asked()
+        labels.append(answers.labels)
+        auxiliary.append(answers.auxiliary)
         encoded.append(obs["observation"])
         masks.append(obs["action_mask"])
-        actions.append(chosen)
-        moved = chosen if player is None else np.asarray(player.choose(seen), dtype=np.int64)
-        played.append(explorer.played(moved, obs["action_mask"]))
+        actions.append(answers.chosen)
+        played.append(explorer.played(answers.moved, obs["action_mask"]))
         scored.append(margins_of(env.scored()))
         episodes.append(infos["episode"])
         obs, _, terminated, _, after = env.step(played[-1])
@@ -182,16 +164,6 @@ def _positions(
         done()
     parts = (encoded, masks, actions, played, scored, labels, episodes, ended, margins, auxiliary)
     return Chunk(*(np.concatenate(part) for part in parts)), obs, infos
-
-
-def _labels(labeller: Any, env: VecEnv, seen: Any) -> np.ndarray:
-    """(n,) float32 ``labeller``'s margins at the learner's decisions ``seen`` (an oracle bound to the
-    tables' true records first); NaN without a labeller."""
-    if labeller is None:
-        return np.full(env.num_envs, np.nan, dtype=np.float32)
-    if isinstance(labeller, Cheater):
-        labeller.bind_records(*env.true_records())
-    return np.asarray(labeller.margins(seen), dtype=np.float32)
 
 
 def _chunk_bytes(chunk: Chunk) -> bytes:

@@ -60,17 +60,14 @@ import jax.numpy as jnp
 import numpy as np
 import optax
 
-import strategies as strategy_registry
 from sim import games
 from sim.console import progress_bar
-from sim.envs import round_rewards
 from sim.files import UnreadableFile, atomic_write_bytes, read_bounded
-from sim.games import default_engine
 from sim.training import checkpoint, network
+from sim.training.asking import deciders_of, held_out_finals
 from sim.training.plan import Plan
 from sim.training.positions import Positions, collect
 from sim.vecenv import VecEnv
-from strategies.montecarlo import Cheater
 from strategies.policy import save_network
 
 HELD_OUT_SHARE = 0.1  # of the positions, the last, for the held-out measurements
@@ -95,22 +92,22 @@ class Task:
     """The same for the auxiliary target."""
 
 
-def train(plan: Plan, folder: Path, progress: bool = True, warn: Callable[[str], None] = print) -> list[dict]:
-    """Run ``plan`` in ``folder`` (resuming what is there); returns the learning curve's rows."""
+def train(
+    plan: Plan, folder: Path, progress: bool = True, warn: Callable[[str], None] = print, jobs: int = 1
+) -> list[dict]:
+    """Run ``plan`` in ``folder`` (resuming what is there), its strategies asked by ``jobs`` worker
+    processes (the same run whatever their number); returns the learning curve's rows."""
     game = games.load(plan.game)
-    teacher = strategy_registry.get_fair(plan.game, plan.teacher, "training")
-    labeller = labelling_strategy(plan)  # a bad one refused before the folder is claimed
-    auxiliary = auxiliary_strategy(plan)
-    player = strategy_registry.get_fair(plan.game, plan.player, "training") if plan.player else None
+    deciders = deciders_of(plan)  # a bad strategy refused before the folder is claimed
     folder.mkdir(parents=True, exist_ok=True)
     _claim(folder, plan)
-    task = task_of(plan, collect(plan, teacher, folder / "positions", progress, (labeller, auxiliary), player))
+    task = task_of(plan, collect(plan, deciders, folder / "positions", progress, jobs))
     params = network.initial(jax.random.PRNGKey(plan.seed), [game.observation_size, *plan.hidden, task.outputs])
     optimizer = optax.adam(plan.learning_rate)
     state = (params, optimizer.init(params))
     sampler = np.random.default_rng(plan.seed)
     step, curve = 0, []
-    mark = teacher_played(plan, teacher, progress) if plan.learn == "policy" else None
+    mark = teacher_played(plan, deciders.teacher, jobs, progress) if plan.learn == "policy" else None
     saved = checkpoint.latest_good(folder, state, plan.config(), warn)
     if saved is not None:
         state, step, curve = saved.arrays, saved.step, saved.curve
@@ -131,49 +128,6 @@ def train(plan: Plan, folder: Path, progress: bool = True, warn: Callable[[str],
     finally:
         bar.close()
     return curve
-
-
-def labelling_strategy(plan: Plan) -> Any:
-    """The strategy of ``plan.labels`` (None without), refused in one line unless it is a lookahead
-    that can label positions with margins."""
-    return _labeller(plan, plan.labels, "--labels")
-
-
-def auxiliary_strategy(plan: Plan) -> Any:
-    """The strategy of ``plan.auxiliary`` (None without), refused as ``labelling_strategy`` refuses."""
-    return _labeller(plan, plan.auxiliary, "--auxiliary")
-
-
-def _labeller(plan: Plan, spec: str, option: str) -> Any:
-    if not spec:
-        return None
-    if plan.learn != "value":
-        raise CannotLabel(f"{option} label a value run's positions: add --learn value")
-    labeller = _oracle(plan.game, spec) or strategy_registry.get_fair(plan.game, spec, "labelling runs")
-    if not callable(getattr(labeller, "margins", None)):
-        raise CannotLabel(f"{spec} cannot label positions: {option} takes a lookahead such as mc")
-    if isinstance(labeller, Cheater) and labeller.truth_of is None:
-        raise CannotLabel(
-            f"{spec} cannot label {plan.game}'s positions: an oracle labels where the tables "
-            "keep every action (Straights, Euchre)"
-        )
-    return labeller
-
-
-def _oracle(game: str, spec: str) -> Any:
-    """The strategy of ``spec`` if it is a cheating one (an oracle, bound to the tables' true
-    records as it labels) seating no other cheat; else None, ``get_fair`` saying what is wrong."""
-    try:
-        outer, *inner = strategy_registry.spec_tree(game, spec)
-    except strategy_registry.StrategyError:
-        return None
-    if not outer.registration.cheating or any(node.registration.cheating for node in inner):
-        return None
-    return strategy_registry.get(game, spec)
-
-
-class CannotLabel(ValueError):
-    """``labels`` names a strategy that cannot label positions (one line)."""
 
 
 SHOWN = {"policy": ("loss", "agreement", "win_rate"), "value": ("loss", "held_out_error", "explained")}
@@ -298,21 +252,12 @@ def played(plan: Plan, params: network.Params) -> tuple[float, float]:
     return float(np.mean(wins)), float(np.mean(rewards))
 
 
-def teacher_played(plan: Plan, teacher: Any, progress: bool = False) -> tuple[float, float]:
+def teacher_played(plan: Plan, teacher: Any, jobs: int = 1, progress: bool = False) -> tuple[float, float]:
     """(win rate, mean reward) of the teacher itself in seat 0 of the deals ``played`` measures the
-    network on, against the same opponents: the mark the network is learning to reach. Played
-    ``plan.envs`` deals at a time under a progress bar (a lookahead teacher takes minutes)."""
-    game = games.load(plan.game)
-    seats = [teacher] + [strategy_registry.get(plan.game, plan.opponents)] * (game.num_seats - 1)
-    play = game.play_rounds[default_engine(game)]
-    finals = []
+    network on, against the same opponents: the mark the network is learning to reach. Played by
+    ``jobs`` worker processes under a progress bar (a lookahead teacher takes minutes)."""
     with progress_bar(plan.held_out_rounds, "deals", f"{plan.teacher} on the held-out deals", progress) as bar:
-        for first in range(0, plan.held_out_rounds, plan.envs):
-            rounds = np.arange(first, min(first + plan.envs, plan.held_out_rounds))
-            points = play(game.deals(plan.seed + 1, first, len(rounds)), seats, rounds).points
-            finals.append(round_rewards(points, game.lower_is_better, "points"))
-            bar.update(len(rounds))
-    final = np.concatenate(finals)
+        final = held_out_finals(plan, teacher, jobs, bar.update)
     return float(np.mean(final[:, 0] == final.max(axis=1))), float(final[:, 0].mean())
 
 
