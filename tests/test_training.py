@@ -260,7 +260,7 @@ def test_workers_ask_for_the_very_positions_one_process_asks_for(tmp_path: Path)
         for name in one.files:
             np.testing.assert_array_equal(one[name], two[name], err_msg=name)
         assert np.isfinite(one["labels"]).all() and np.isfinite(one["auxiliary"]).all()
-    policy_plan = replace(PLAN, teacher="mc:samples=4", held_out_rounds=150, envs=64)
+    policy_plan = replace(PLAN, teacher="mc:samples=4", held_out_rounds=2 * asking.BLOCK_ROWS + 8)
     teacher = asking.deciders_of(policy_plan).teacher
     assert supervised.teacher_played(policy_plan, teacher, jobs=2) == supervised.teacher_played(policy_plan, teacher)
 

@@ -26,7 +26,7 @@ from sim.vecenv import VecEnv
 from sim.workers import in_order
 from strategies.montecarlo import Cheater
 
-BLOCK_ROWS = 64  # tables asked at once: a lookahead's rollouts of 64 decisions fill its batches
+BLOCK_ROWS = 64  # tables (or held-out deals) asked at once: a lookahead's rollouts of 64 decisions fill its batches
 
 
 class CannotLabel(ValueError):
@@ -153,10 +153,10 @@ def _cached_deciders(plan: Plan) -> Deciders:
 
 def held_out_finals(plan: Plan, teacher: Any, jobs: int, done: Callable[[int], Any]) -> np.ndarray:
     """(held_out_rounds, seats) the final rewards of the teacher in seat 0 of the held-out deals (the
-    first ``held_out_rounds`` of seed ``seed + 1``) against the opponents, ``plan.envs`` deals at a
+    first ``held_out_rounds`` of seed ``seed + 1``) against the opponents, ``BLOCK_ROWS`` deals at a
     time (``done`` told how many as each block ends); with ``jobs`` > 1 the blocks go to worker
     processes, which seat ``plan``'s own teacher (so ``teacher`` must be ``deciders_of(plan)``'s)."""
-    firsts = range(0, plan.held_out_rounds, plan.envs)
+    firsts = range(0, plan.held_out_rounds, BLOCK_ROWS)
     if jobs == 1:
         blocks: Iterable[np.ndarray] = (_held_out_block(plan, teacher, first) for first in firsts)
     else:
@@ -176,9 +176,9 @@ def _plan_held_out_block(plan: Plan, first: int) -> np.ndarray:
 
 
 def _held_out_block(plan: Plan, teacher: Any, first: int) -> np.ndarray:
-    """The final rewards of the held-out deals from ``first`` on, ``plan.envs`` of them at most."""
+    """The final rewards of the held-out deals from ``first`` on, ``BLOCK_ROWS`` of them at most."""
     game = games.load(plan.game)
     seats = [teacher] + [strategy_registry.get(plan.game, plan.opponents)] * (game.num_seats - 1)
-    rounds = np.arange(first, min(first + plan.envs, plan.held_out_rounds))
+    rounds = np.arange(first, min(first + BLOCK_ROWS, plan.held_out_rounds))
     points = game.play_rounds[default_engine(game)](game.deals(plan.seed + 1, first, len(rounds)), seats, rounds).points
     return round_rewards(points, game.lower_is_better, "points")
