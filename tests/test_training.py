@@ -10,6 +10,7 @@ import json
 import subprocess
 import sys
 from dataclasses import replace
+from importlib import metadata
 from pathlib import Path
 
 import jax.numpy as jnp
@@ -320,6 +321,8 @@ def test_a_runs_page_shows_its_curve(finished: tuple[Path, list[dict]]) -> None:
     assert supervised.command_of(PLAN, folder) in page.replace("&#x27;", "'")
     assert 'data-csv="curve.csv"' in page and page.count("<tr>") == len(curve) + 1
     assert f"{curve[-1]['agreement']:.1%}" in page
+    jax_version = metadata.version("jax")
+    assert f"jax {jax_version}" in page and supervised.library_versions() in page  # what made the network
 
 
 def test_euchre_mc_reads_a_value_as_its_leaves(tmp_path: Path) -> None:

@@ -52,6 +52,7 @@ import json
 import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -70,6 +71,7 @@ from sim.training.positions import Positions, collect
 from sim.vecenv import VecEnv
 from strategies.policy import save_network
 
+TRAINING_LIBRARIES = ("jax", "jaxlib", "optax", "numpy")
 HELD_OUT_SHARE = 0.1  # of the positions, the last, for the held-out measurements
 MAX_PLAN_BYTES = 1 << 16
 CURVE_CSV, CURVE_PNG, PLAN_FILE = "curve.csv", "curve.png", "plan.json"
@@ -285,7 +287,15 @@ def keep(
     what += f" where {plan.player} plays" if plan.player else ""
     plots.draw_learning_curve(folder / CURVE_PNG, table, f"{plan.game}: {what}")
     settings = [(name.replace("_", " "), _flag_value(value)) for name, value in dataclasses.asdict(plan).items()]
+    settings.append(("made with", library_versions()))
     page.write_training_report(folder, command_of(plan, folder), settings, table, plan.learn, f"{plan.game}: {what}")
+
+
+def library_versions() -> str:
+    """The versions of the libraries whose arithmetic a run's network depends on: the same plan trains
+    the same bytes with the same versions, and may train other bits (and so, over thousands of
+    updates, another network) with others."""
+    return ", ".join(f"{name} {metadata.version(name)}" for name in TRAINING_LIBRARIES)
 
 
 def command_of(plan: Plan, folder: Path) -> str:
