@@ -85,8 +85,9 @@ weights-straights: $(INSTALLED_TRAIN)
 	cp results/value-straights/value.npz strategies/straights/value.npz
 
 # A policy imitating mc, then two rounds of expert iteration: each a policy imitating mc rolling the
-# previous one out to the shipped value's leaves (what `learned` plays with it). About 100 minutes on
-# one core: 5 for the first, about 46 for each round.
+# previous one out to the shipped value's leaves (what `learned` plays with it). 24 minutes on this
+# 2-core machine: 1.5 for the first, about 11 for each round (docs/training.md: today's JAX makes
+# another P2 than the shipped one, which another JAX made).
 LEAVES_STRAIGHTS = leaves=strategies/straights/value.npz,leaf_turns=2
 weights-straights-policy: $(INSTALLED_TRAIN)
 	$(BIN)/cardsim train --jobs -1 --game straights --teacher mc --positions 400000 --out results/policy-straights-imitation
