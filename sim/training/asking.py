@@ -61,21 +61,13 @@ def deciders_of(plan: Plan) -> Deciders:
     """The strategies ``plan`` names; ``CannotLabel`` (or the registry's error) for a bad one."""
     teacher = strategy_registry.get_fair(plan.game, plan.teacher, "training")
     player = strategy_registry.get_fair(plan.game, plan.player, "training") if plan.player else None
-    return Deciders(teacher, player, labelling_strategy(plan), auxiliary_strategy(plan))
-
-
-def labelling_strategy(plan: Plan) -> Any:
-    """The strategy of ``plan.labels`` (None without), refused in one line unless it is a lookahead
-    that can label positions with margins."""
-    return _labeller(plan, plan.labels, "--labels")
-
-
-def auxiliary_strategy(plan: Plan) -> Any:
-    """The strategy of ``plan.auxiliary`` (None without), refused as ``labelling_strategy`` refuses."""
-    return _labeller(plan, plan.auxiliary, "--auxiliary")
+    labeller, auxiliary = _labeller(plan, plan.labels, "--labels"), _labeller(plan, plan.auxiliary, "--auxiliary")
+    return Deciders(teacher, player, labeller, auxiliary)
 
 
 def _labeller(plan: Plan, spec: str, option: str) -> Any:
+    """The strategy of ``spec`` (None without), refused in one line unless it is a lookahead that can
+    label a value run's positions with margins."""
     if not spec:
         return None
     if plan.learn != "value":
